@@ -1,0 +1,60 @@
+/**
+ * The catalogue of every error code Baton raises. A code is a stable contract: retry and
+ * dead-letter logic, HTTP answers and operators' alerts key on it, so a code is never renamed or
+ * reused. `retriable` tells the retry logic whether trying the same work again can succeed.
+ * docs/errors.md documents each one; a test keeps the two in step.
+ */
+export const ERROR_CATALOGUE = {
+  VALIDATION_FAILED: {
+    retriable: false,
+    summary: 'A handoff message does not satisfy its JSON Schema; `issues` lists every violation.',
+  },
+  UNSUPPORTED_PROTOCOL_VERSION: {
+    retriable: false,
+    summary: 'The message declares a protocol_version whose major version this reader does not speak.',
+  },
+  UNKNOWN_HANDOFF_TYPE: {
+    retriable: false,
+    summary: 'payload.handoff_type is not one of the types this protocol version defines.',
+  },
+  WIRE_FORMAT_INVALID: {
+    retriable: false,
+    summary: 'The record value is not in the Confluent wire format (too short, or the magic byte is not 0).',
+  },
+  WIRE_UNKNOWN_SCHEMA_ID: {
+    retriable: false,
+    summary: 'The schema id in the record is not known to the schema registry.',
+  },
+  WIRE_BODY_INVALID: {
+    retriable: false,
+    summary: 'The Avro body cannot be decoded with its writer schema (truncated or corrupt bytes).',
+  },
+  WIRE_ENCODE_FAILED: {
+    retriable: false,
+    summary: 'A message cannot be encoded with the Avro schema (a value does not fit its field).',
+  },
+  SCHEMA_INCOMPATIBLE: {
+    retriable: false,
+    summary: 'The schema registry refused a schema because it breaks the subject\'s compatibility level.',
+  },
+  REGISTRY_UNAVAILABLE: {
+    retriable: true,
+    summary: 'The schema registry could not be reached or answered with a server error.',
+  },
+  CONFIG_INVALID: {
+    retriable: false,
+    summary: 'A configuration value is missing or malformed; the process refuses to start.',
+  },
+  INFRA_UNAVAILABLE: {
+    retriable: false,
+    summary: 'No Kafka could be provisioned: KAFKA_BROKERS is unset, no Docker engine answers, and Java or Maven is missing.',
+  },
+  INFRA_START_FAILED: {
+    retriable: false,
+    summary: 'A local broker or registry process exited or did not become ready in time.',
+  },
+} as const satisfies Record<string, { retriable: boolean; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
