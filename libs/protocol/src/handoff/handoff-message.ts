@@ -1,0 +1,73 @@
+import type { HandoffPayload, JsonObject, JsonValue } from './handoff-data.js';
+import type { Priority } from './handoff-type.js';
+
+export interface HandoffMetadata {
+  /** UUID; the idempotency key: a message with a seen id takes effect once. */
+  message_id: string;
+  /** ISO 8601 date-time. */
+  timestamp: string;
+  /** MAJOR.MINOR.PATCH; readers accept their own major only. */
+  protocol_version: string;
+  sender_id: string;
+  /** One agent (or pool), or several. */
+  recipient_id: string | string[];
+  correlation_id?: string;
+  task_id: string;
+  priority: Priority;
+  /** ISO 8601 date-time after which the message must not be processed. */
+  expiration_time?: string;
+  /** Sender's signature over the message (seed 001); verification is the receiver's policy. */
+  signature?: string;
+}
+
+export interface PreviousAction {
+  action_type: string;
+  details: string;
+  timestamp: string;
+  [extra: string]: JsonValue | undefined;
+}
+
+export interface UserInteraction {
+  type: string;
+  sender: string;
+  content: string;
+  timestamp: string;
+  [extra: string]: JsonValue | undefined;
+}
+
+export interface HandoffContext {
+  workflow_state: string;
+  previous_actions: PreviousAction[];
+  historical_data_summary?: string;
+  user_interaction_history?: UserInteraction[];
+}
+
+export interface FailureHandlingStrategy {
+  retry_count?: number;
+  escalate_to?: string;
+  fallback_action?: string;
+}
+
+export interface HandoffInstructions {
+  next_steps_suggestion?: string;
+  required_actions?: string[];
+  /** Open object; `time_limit` (ISO 8601 duration) is the one Baton reads. */
+  constraints?: JsonObject;
+  success_criteria?: string;
+  failure_handling_strategy?: FailureHandlingStrategy;
+}
+
+/** The standard handoff message of seed 000. */
+export interface HandoffMessage {
+  metadata: HandoffMetadata;
+  context: HandoffContext;
+  payload: HandoffPayload;
+  instructions: HandoffInstructions;
+}
+
+/** Deeply read-only view: what builders and parsers hand out, since a built message never changes. */
+export type Immutable<T> = T extends (infer U)[]
+  ? readonly Immutable<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Immutable<T[K]> }
+    : T;

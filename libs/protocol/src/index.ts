@@ -1,0 +1,18 @@
+export { HANDOFF_TYPES, PRIORITIES, isHandoffType, type HandoffType, type Priority } from './handoff/handoff-type.js';
+export type * from './handoff/handoff-data.js';
+export type * from './handoff/handoff-message.js';
+export {
+  PROTOCOL_VERSION,
+  SUPPORTED_MAJOR,
+  parseProtocolVersion,
+  versionCompatibility,
+  type ProtocolVersion,
+} from './handoff/protocol-version.js';
+export { LIFECYCLE_MESSAGE_TYPES } from './lifecycle/lifecycle-message.js';
+export type * from './lifecycle/lifecycle-message.js';
+export { validateHandoff, parseHandoff } from './validation/validate-handoff.js';
+export { HandoffValidationError } from './validation/handoff-validation-error.js';
+export { VALIDATION_ISSUE_CODES, type ValidationIssue, type ValidationIssueCode } from './validation/validation-issue.js';
+export { buildHandoff, isoTimestamp, INITIAL_WORKFLOW_STATE, type BuildOptions, type HandoffDraft } from './builders/build-handoff.js';
+export { buildLifecycleMessage, type LifecycleDraft } from './builders/build-lifecycle-message.js';
+export { deepFreeze } from './builders/deep-freeze.js';

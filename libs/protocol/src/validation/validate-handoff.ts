@@ -1,0 +1,91 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { isHandoffType, type HandoffType } from '../handoff/handoff-type.js';
+import type { HandoffMessage, Immutable } from '../handoff/handoff-message.js';
+import { SUPPORTED_MAJOR, parseProtocolVersion, versionCompatibility } from '../handoff/protocol-version.js';
+import { deepFreeze } from '../builders/deep-freeze.js';
+import { issueFromAjvError } from './ajv-issues.js';
+import { HandoffValidationError } from './handoff-validation-error.js';
+import { allowUnknownFields, loadHandoffSchemas, type JsonSchema } from './schema-files.js';
+import type { ValidationIssue } from './validation-issue.js';
+
+// ajv-formats is CommonJS with a default export; ESM loaders disagree on where that lands.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+interface CompiledValidators {
+  envelope: ValidateFunction;
+  data: Record<HandoffType, ValidateFunction>;
+}
+
+function compile(transform: (schema: JsonSchema) => JsonSchema): CompiledValidators {
+  const schemas = loadHandoffSchemas();
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  for (const shared of schemas.shared) ajv.addSchema(transform(shared));
+  const data = {} as Record<HandoffType, ValidateFunction>;
+  for (const [type, schema] of Object.entries(schemas.data)) {
+    data[type as HandoffType] = ajv.compile(transform(schema));
+  }
+  return { envelope: ajv.compile(transform(schemas.envelope)), data };
+}
+
+let strict: CompiledValidators | undefined;
+let lenient: CompiledValidators | undefined;
+
+function validators(mode: 'same' | 'newer-minor'): CompiledValidators {
+  if (mode === 'same') return (strict ??= compile((schema) => schema));
+  return (lenient ??= compile(allowUnknownFields));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function run(validate: ValidateFunction, value: unknown, pathPrefix: string): ValidationIssue[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => issueFromAjvError(error, pathPrefix));
+}
+
+/**
+ * Every way `value` breaks the handoff protocol: the envelope schema, then `payload.data` against
+ * the schema of its handoff_type. An empty list means valid.
+ */
+export function validateHandoff(value: unknown): ValidationIssue[] {
+  if (!isObject(value)) return [{ code: 'FIELD_TYPE', path: '', message: 'a handoff message must be a JSON object' }];
+  let mode: 'same' | 'newer-minor' = 'same';
+  const metadata = value.metadata;
+  const declared = isObject(metadata) && typeof metadata.protocol_version === 'string' ? metadata.protocol_version : undefined;
+  const version = declared === undefined ? undefined : parseProtocolVersion(declared);
+  if (version) {
+    const compatibility = versionCompatibility(version);
+    if (compatibility === 'unsupported-major') {
+      // Another major may be shaped differently throughout: its other findings would only mislead.
+      return [
+        {
+          code: 'UNSUPPORTED_PROTOCOL_VERSION',
+          path: '/metadata/protocol_version',
+          message: `protocol_version ${declared} is not supported: this reader speaks ${SUPPORTED_MAJOR}.x`,
+        },
+      ];
+    }
+    mode = compatibility;
+  }
+  const compiled = validators(mode);
+  const issues = run(compiled.envelope, value, '');
+  const payload = value.payload;
+  if (isObject(payload) && isHandoffType(payload.handoff_type) && isObject(payload.data)) {
+    issues.push(...run(compiled.data[payload.handoff_type], payload.data, '/payload/data'));
+  }
+  return issues;
+}
+
+/**
+ * Validates `value` and returns it as an immutable HandoffMessage (a frozen copy: the caller's
+ * object is left as it was). Throws HandoffValidationError listing every issue.
+ */
+export function parseHandoff(value: unknown): Immutable<HandoffMessage> {
+  const issues = validateHandoff(value);
+  if (issues.length > 0) throw new HandoffValidationError(issues);
+  return deepFreeze(structuredClone(value) as HandoffMessage);
+}
