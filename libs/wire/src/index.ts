@@ -1,0 +1,12 @@
+export { HandoffCodec } from './handoff-codec.js';
+export { SchemaRegistryClient, type Compatibility, type SchemaRegistryOptions } from './schema-registry-client.js';
+export { frameWireFormat, readWireFormat, MAGIC_BYTE, WIRE_HEADER_BYTES, type WireFrame } from './confluent-wire-format.js';
+export {
+  HANDOFF_AVRO_SCHEMA,
+  HANDOFF_SUBJECT,
+  avroParseOptions,
+  parseAvroSchema,
+  recordNameSubject,
+  type AvroRecordSchema,
+} from './handoff-avro-schema.js';
+export { BATON_LOGICAL_TYPES } from './avro-logical-types.js';
