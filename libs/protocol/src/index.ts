@@ -12,7 +12,17 @@ export { LIFECYCLE_MESSAGE_TYPES } from './lifecycle/lifecycle-message.js';
 export type * from './lifecycle/lifecycle-message.js';
 export { validateHandoff, parseHandoff } from './validation/validate-handoff.js';
 export { HandoffValidationError } from './validation/handoff-validation-error.js';
-export { VALIDATION_ISSUE_CODES, type ValidationIssue, type ValidationIssueCode } from './validation/validation-issue.js';
-export { buildHandoff, isoTimestamp, INITIAL_WORKFLOW_STATE, type BuildOptions, type HandoffDraft } from './builders/build-handoff.js';
+export {
+  VALIDATION_ISSUE_CODES,
+  type ValidationIssue,
+  type ValidationIssueCode,
+} from './validation/validation-issue.js';
+export {
+  buildHandoff,
+  isoTimestamp,
+  INITIAL_WORKFLOW_STATE,
+  type BuildOptions,
+  type HandoffDraft,
+} from './builders/build-handoff.js';
 export { buildLifecycleMessage, type LifecycleDraft } from './builders/build-lifecycle-message.js';
 export { deepFreeze } from './builders/deep-freeze.js';

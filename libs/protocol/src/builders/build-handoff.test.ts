@@ -14,7 +14,11 @@ describe('buildHandoff', () => {
   it('fills message_id, timestamp, protocol_version, priority and empty context and instructions', () => {
     const message = buildHandoff(
       {
-        metadata: { sender_id: 'customer_service_agent_001', recipient_id: 'technical_support_agent_pool', task_id: 't-1' },
+        metadata: {
+          sender_id: 'customer_service_agent_001',
+          recipient_id: 'technical_support_agent_pool',
+          task_id: 't-1',
+        },
         payload: { handoff_type: 'ESCALATION', data: structuredClone(escalation) },
       },
       { newId: () => '11111111-2222-4333-8444-555555555555', now: () => new Date(Date.UTC(2026, 10, 21, 9, 0, 0, 7)) },
@@ -49,7 +53,13 @@ describe('buildHandoff', () => {
 
   it('keeps what the sender stated', () => {
     const message = buildHandoff({
-      metadata: { sender_id: 'a', recipient_id: ['b', 'c'], task_id: 't-3', priority: 'HIGH', correlation_id: 'flow-1' },
+      metadata: {
+        sender_id: 'a',
+        recipient_id: ['b', 'c'],
+        task_id: 't-3',
+        priority: 'HIGH',
+        correlation_id: 'flow-1',
+      },
       context: { workflow_state: 'ESCALATED', historical_data_summary: 'two days of outages' },
       payload: { handoff_type: 'NOTIFICATION', data: { event_type: 'X', message: 'y' } },
       instructions: { constraints: { time_limit: 'PT2H' } },
@@ -96,7 +106,11 @@ describe('buildLifecycleMessage', () => {
         receiver_id: 'AgentA_CustomerService',
         task_id: 'task-12345',
         correlation_id: 'a1b2c3d4-e5f6-7890-1234-567890abcdef',
-        payload: { task_id: 'task-12345', correlation_id: 'a1b2c3d4-e5f6-7890-1234-567890abcdef', estimated_handoff_time: 30 },
+        payload: {
+          task_id: 'task-12345',
+          correlation_id: 'a1b2c3d4-e5f6-7890-1234-567890abcdef',
+          estimated_handoff_time: 30,
+        },
       },
       { newId: () => 'm-1', now: () => new Date(Date.UTC(2026, 0, 2)) },
     );
@@ -109,7 +123,11 @@ describe('buildLifecycleMessage', () => {
       receiver_id: 'AgentA_CustomerService',
       task_id: 'task-12345',
       correlation_id: 'a1b2c3d4-e5f6-7890-1234-567890abcdef',
-      payload: { task_id: 'task-12345', correlation_id: 'a1b2c3d4-e5f6-7890-1234-567890abcdef', estimated_handoff_time: 30 },
+      payload: {
+        task_id: 'task-12345',
+        correlation_id: 'a1b2c3d4-e5f6-7890-1234-567890abcdef',
+        estimated_handoff_time: 30,
+      },
     });
     expect(Object.isFrozen(accept.payload)).toBe(true);
   });

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Immutable } from '../handoff/handoff-message.js';
 import { PROTOCOL_VERSION } from '../handoff/protocol-version.js';
-import type {
-  LifecycleMessage,
-  LifecycleMessageType,
-  LifecyclePayloadByType,
-} from '../lifecycle/lifecycle-message.js';
+import type { LifecycleMessage, LifecycleMessageType, LifecyclePayloadByType } from '../lifecycle/lifecycle-message.js';
 import { deepFreeze } from './deep-freeze.js';
 import { isoTimestamp, type BuildOptions } from './build-handoff.js';
 

@@ -23,11 +23,19 @@ export function issueFromAjvError(error: ErrorObject, pathPrefix: string): Valid
   switch (error.keyword) {
     case 'required': {
       const field = String(params.missingProperty);
-      return { code: 'FIELD_REQUIRED', path: `${path}/${escapePointerToken(field)}`, message: `required field '${field}' is missing` };
+      return {
+        code: 'FIELD_REQUIRED',
+        path: `${path}/${escapePointerToken(field)}`,
+        message: `required field '${field}' is missing`,
+      };
     }
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
-      return { code: 'FIELD_NOT_ALLOWED', path: `${path}/${escapePointerToken(field)}`, message: `field '${field}' is not allowed here` };
+      return {
+        code: 'FIELD_NOT_ALLOWED',
+        path: `${path}/${escapePointerToken(field)}`,
+        message: `field '${field}' is not allowed here`,
+      };
     }
     case 'type':
       return { code: 'FIELD_TYPE', path, message: `must be of type ${String(params.type).replace(',', ' or ')}` };

@@ -34,7 +34,11 @@ describe('the data schema of each handoff type', () => {
     const message = example('request-information');
     message.payload.data.requested_by = 'someone';
     expect(validateHandoff(message)).toEqual([
-      { code: 'FIELD_NOT_ALLOWED', path: '/payload/data/requested_by', message: "field 'requested_by' is not allowed here" },
+      {
+        code: 'FIELD_NOT_ALLOWED',
+        path: '/payload/data/requested_by',
+        message: "field 'requested_by' is not allowed here",
+      },
     ]);
   });
 

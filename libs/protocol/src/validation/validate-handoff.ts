@@ -55,7 +55,8 @@ export function validateHandoff(value: unknown): ValidationIssue[] {
   if (!isObject(value)) return [{ code: 'FIELD_TYPE', path: '', message: 'a handoff message must be a JSON object' }];
   let mode: 'same' | 'newer-minor' = 'same';
   const metadata = value.metadata;
-  const declared = isObject(metadata) && typeof metadata.protocol_version === 'string' ? metadata.protocol_version : undefined;
+  const declared =
+    isObject(metadata) && typeof metadata.protocol_version === 'string' ? metadata.protocol_version : undefined;
   const version = declared === undefined ? undefined : parseProtocolVersion(declared);
   if (version) {
     const compatibility = versionCompatibility(version);
