@@ -35,7 +35,7 @@ export const ERROR_CATALOGUE = {
   },
   SCHEMA_INCOMPATIBLE: {
     retriable: false,
-    summary: 'The schema registry refused a schema because it breaks the subject\'s compatibility level.',
+    summary: "The schema registry refused a schema because it breaks the subject's compatibility level.",
   },
   REGISTRY_UNAVAILABLE: {
     retriable: true,
@@ -45,9 +45,14 @@ export const ERROR_CATALOGUE = {
     retriable: false,
     summary: 'A configuration value is missing or malformed; the process refuses to start.',
   },
+  KAFKA_UNAVAILABLE: {
+    retriable: true,
+    summary: 'No Kafka broker answered a metadata request before the deadline.',
+  },
   INFRA_UNAVAILABLE: {
     retriable: false,
-    summary: 'No Kafka could be provisioned: KAFKA_BROKERS is unset, no Docker engine answers, and Java or Maven is missing.',
+    summary:
+      'No Kafka could be provisioned: KAFKA_BROKERS is unset, no Docker engine answers, and Java or Maven is missing.',
   },
   INFRA_START_FAILED: {
     retriable: false,

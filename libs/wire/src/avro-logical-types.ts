@@ -25,6 +25,7 @@ const EXTRA_FIELDS = 'extra_fields_json';
 type RecordLike = Record<string, unknown>;
 
 interface RecordTypeLike {
+  name: string;
   fields: { name: string }[];
 }
 
@@ -39,8 +40,11 @@ class OpenRecordLogicalType extends avro.types.LogicalType {
 
   constructor(schema: avro.Schema, opts?: unknown) {
     super(schema, opts);
-    const fields = (this.underlyingType as unknown as RecordTypeLike).fields.map((field) => field.name);
-    this.knownFields = new Set(fields.filter((name) => name !== EXTRA_FIELDS));
+    const record = this.underlyingType as unknown as RecordTypeLike;
+    this.knownFields = new Set(record.fields.map((field) => field.name).filter((name) => name !== EXTRA_FIELDS));
+    // A logical type is unnamed to avsc, but the registry client refuses to register an unnamed
+    // top-level type; this one is named by its record.
+    (this as { name?: string }).name = record.name;
   }
 
   protected override _fromValue(record: RecordLike): RecordLike {

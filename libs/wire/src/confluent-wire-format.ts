@@ -27,9 +27,13 @@ export function readWireFormat(bytes: Buffer): WireFrame {
   }
   const magic = bytes.readUInt8(0);
   if (magic !== MAGIC_BYTE) {
-    throw new BatonError('WIRE_FORMAT_INVALID', `record value starts with byte ${magic}, not the magic byte ${MAGIC_BYTE}`, {
-      details: { magicByte: magic },
-    });
+    throw new BatonError(
+      'WIRE_FORMAT_INVALID',
+      `record value starts with byte ${magic}, not the magic byte ${MAGIC_BYTE}`,
+      {
+        details: { magicByte: magic },
+      },
+    );
   }
   return { schemaId: bytes.readInt32BE(1), body: bytes.subarray(WIRE_HEADER_BYTES) };
 }

@@ -41,16 +41,25 @@ describe('the handoff Avro schema', () => {
 
   it('lets a named field win over an extra field of the same name', () => {
     const rawType = avro.Type.forSchema(
-      { type: 'record', name: 'T', logicalType: 'baton-open-record', fields: [
-        { name: 'a', type: 'string' },
-        { name: 'extra_fields_json', type: ['null', { type: 'string', logicalType: 'baton-json' }], default: null },
-      ] } as avro.Schema,
+      {
+        type: 'record',
+        name: 'T',
+        logicalType: 'baton-open-record',
+        fields: [
+          { name: 'a', type: 'string' },
+          { name: 'extra_fields_json', type: ['null', { type: 'string', logicalType: 'baton-json' }], default: null },
+        ],
+      } as avro.Schema,
       avroParseOptions(),
     );
-    const plain = avro.Type.forSchema({ type: 'record', name: 'T', fields: [
-      { name: 'a', type: 'string' },
-      { name: 'extra_fields_json', type: ['null', 'string'], default: null },
-    ] });
+    const plain = avro.Type.forSchema({
+      type: 'record',
+      name: 'T',
+      fields: [
+        { name: 'a', type: 'string' },
+        { name: 'extra_fields_json', type: ['null', 'string'], default: null },
+      ],
+    });
     const bytes = plain.toBuffer({ a: 'named', extra_fields_json: JSON.stringify({ a: 'extra', b: 2 }) });
     expect(rawType.fromBuffer(bytes)).toStrictEqual({ a: 'named', b: 2 });
   });
@@ -66,7 +75,9 @@ describe('the handoff Avro schema', () => {
 
   it('reads every body saved by a released writer schema', () => {
     const fixtures = '@baton/schemas/avro/fixtures/v1';
-    const writer = parseAvroSchema(JSON.parse(readFileSync(require.resolve(`${fixtures}/handoff_message.avsc`), 'utf8')));
+    const writer = parseAvroSchema(
+      JSON.parse(readFileSync(require.resolve(`${fixtures}/handoff_message.avsc`), 'utf8')),
+    );
     const resolver = type.createResolver(writer);
     for (const [body, json] of [
       ['seed-000-escalation-full.avro', 'seed-000-escalation-full'],

@@ -1,6 +1,12 @@
 export { HandoffCodec } from './handoff-codec.js';
 export { SchemaRegistryClient, type Compatibility, type SchemaRegistryOptions } from './schema-registry-client.js';
-export { frameWireFormat, readWireFormat, MAGIC_BYTE, WIRE_HEADER_BYTES, type WireFrame } from './confluent-wire-format.js';
+export {
+  frameWireFormat,
+  readWireFormat,
+  MAGIC_BYTE,
+  WIRE_HEADER_BYTES,
+  type WireFrame,
+} from './confluent-wire-format.js';
 export {
   HANDOFF_AVRO_SCHEMA,
   HANDOFF_SUBJECT,

@@ -25,9 +25,13 @@ function registryError(action: string, error: unknown, schemaId?: number): Baton
     });
   }
   if (status === 409) {
-    return new BatonError('SCHEMA_INCOMPATIBLE', `${action}: the registry refused the schema as incompatible: ${reason}`, {
-      cause: error,
-    });
+    return new BatonError(
+      'SCHEMA_INCOMPATIBLE',
+      `${action}: the registry refused the schema as incompatible: ${reason}`,
+      {
+        cause: error,
+      },
+    );
   }
   return new BatonError('REGISTRY_UNAVAILABLE', `${action}: ${reason}`, { cause: error, details: { status } });
 }

@@ -1,0 +1,35 @@
+import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
+import {
+  sinkLogCreator,
+  toKafkajsLogLevel,
+  writeJsonToStderr,
+  type KafkaLogLevel,
+  type KafkaLogSink,
+} from './log-records.js';
+
+export interface CreateKafkaOptions {
+  brokers: string[];
+  clientId: string;
+  /** @default 'warn' */
+  logLevel?: KafkaLogLevel;
+  /** Where kafkajs log records go. @default one JSON line per record on stderr */
+  logSink?: KafkaLogSink;
+}
+
+export function createKafka(options: CreateKafkaOptions): Kafka {
+  return new Kafka({
+    brokers: options.brokers,
+    clientId: options.clientId,
+    logLevel: toKafkajsLogLevel(options.logLevel ?? 'warn'),
+    logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr),
+  });
+}
+
+/**
+ * A producer that partitions keyed records with murmur2, as the Java client does, so a key lands
+ * on the same partition whichever client wrote it. Naming the partitioner also silences the
+ * warning kafkajs 2 logs when it is left to its default.
+ */
+export function createProducer(kafka: Kafka, config: ProducerConfig = {}): Producer {
+  return kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, ...config });
+}

@@ -1,0 +1,60 @@
+import { logLevel, type LogEntry, type logCreator } from 'kafkajs';
+
+export type KafkaLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+
+/** One kafkajs log line in Baton's structured form. */
+export interface KafkaLogRecord {
+  level: Exclude<KafkaLogLevel, 'nothing'>;
+  time: string;
+  msg: string;
+  /** The kafkajs component that logged, e.g. `Consumer` or `Connection`. */
+  namespace: string;
+  [field: string]: unknown;
+}
+
+export type KafkaLogSink = (record: KafkaLogRecord) => void;
+
+const LEVELS: Record<KafkaLogLevel, logLevel> = {
+  nothing: logLevel.NOTHING,
+  error: logLevel.ERROR,
+  warn: logLevel.WARN,
+  info: logLevel.INFO,
+  debug: logLevel.DEBUG,
+};
+
+export function toKafkajsLogLevel(level: KafkaLogLevel): logLevel {
+  return LEVELS[level];
+}
+
+export function toLogRecord(entry: LogEntry): KafkaLogRecord {
+  const { timestamp, message, ...fields } = entry.log;
+  return {
+    ...fields,
+    level: levelName(entry.level),
+    time: timestamp,
+    msg: message,
+    namespace: entry.namespace,
+  };
+}
+
+/** One JSON object per line on stderr, so kafkajs output can be parsed like every other Baton log. */
+export const writeJsonToStderr: KafkaLogSink = (record) => {
+  process.stderr.write(`${JSON.stringify({ ...record, source: 'kafkajs' })}\n`);
+};
+
+export function sinkLogCreator(sink: KafkaLogSink): logCreator {
+  return () => (entry) => sink(toLogRecord(entry));
+}
+
+function levelName(level: logLevel): KafkaLogRecord['level'] {
+  switch (level) {
+    case logLevel.ERROR:
+      return 'error';
+    case logLevel.WARN:
+      return 'warn';
+    case logLevel.INFO:
+      return 'info';
+    default:
+      return 'debug';
+  }
+}

@@ -1,0 +1,13 @@
+export { provisionInfrastructure, type ProvisionedInfrastructure, type ProvisionOptions } from './provision.js';
+export type { InfrastructureSource } from './provisioning-plan.js';
+export type { ProgressListener } from './progress.js';
+export type { StartedKafka, StartedRegistry } from './started-services.js';
+export {
+  isContainerRuntimeAvailable,
+  startKafkaContainer,
+  startRegistryContainer,
+  KAFKA_IMAGE,
+  REGISTRY_IMAGE,
+} from './start-containers.js';
+export { startLocalKafka, type StartLocalKafkaOptions } from './start-local-kafka.js';
+export { startLocalRegistry, type StartLocalRegistryOptions } from './start-local-registry.js';

@@ -1,0 +1,88 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { BatonError } from '@baton/errors';
+import { onProcessExit } from './exit-guard.js';
+import { OutputTail } from './output-tail.js';
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started at all (e.g. `java` is not on PATH). */
+  error?: Error;
+}
+
+export interface JavaProcess {
+  /** Settles once the process has ended and its output is fully read. */
+  readonly exited: Promise<ProcessExit>;
+  /** Aborted when the process ends: hand it to a readiness wait so a crash ends the wait at once. */
+  readonly exitSignal: AbortSignal;
+  /** The process's last lines of stdout and stderr, interleaved. */
+  outputTail(): string;
+  /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. Safe to call more than once. */
+  stop(graceMs?: number): Promise<ProcessExit>;
+}
+
+export function spawnJava(args: string[], options: { cwd?: string } = {}): JavaProcess {
+  const [command, commandArgs] = dieWithParent('java', args);
+  const child = spawn(command, commandArgs, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = new OutputTail();
+  child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+
+  const forget = onProcessExit(() => child.kill('SIGKILL'));
+  const exited = new Promise<ProcessExit>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  const exitController = new AbortController();
+  void exited.then(() => {
+    forget();
+    exitController.abort();
+  });
+
+  let stopping: Promise<ProcessExit> | undefined;
+  const stop = (graceMs = 15_000): Promise<ProcessExit> => {
+    stopping ??= (async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    })();
+    return stopping;
+  };
+
+  return { exited, exitSignal: exitController.signal, outputTail: () => tail.toString(), stop };
+}
+
+/**
+ * The error for a process that did not become ready: why (it exited, or the wait gave up) and the
+ * last lines it wrote, which usually name the cause.
+ */
+export async function startFailure(component: string, child: JavaProcess, waitError: unknown): Promise<BatonError> {
+  const exit = child.exitSignal.aborted ? await child.exited : undefined;
+  const why = exit
+    ? `exited (code ${exit.code}, signal ${exit.signal})`
+    : `was not ready in time (${waitError instanceof Error ? waitError.message : String(waitError)})`;
+  const output = child.outputTail();
+  return new BatonError('INFRA_START_FAILED', `${component} ${why}. Its last output:\n${output}`, {
+    cause: exit?.error ?? waitError,
+    details: { output },
+  });
+}
+
+let setprivAvailable: boolean | undefined;
+
+/**
+ * Exit handlers cannot run when this process is killed with SIGKILL (a CI timeout, an OOM
+ * killer), and a JVM left behind keeps its ports and half a gigabyte. On Linux, util-linux's
+ * setpriv asks the kernel to kill the child when its parent dies, whatever the cause. The kernel
+ * ties that to the spawning thread, which is why this must not be called from a worker thread.
+ */
+function dieWithParent(command: string, args: string[]): [string, string[]] {
+  setprivAvailable ??=
+    process.platform === 'linux' && spawnSync('setpriv', ['--help'], { stdio: 'ignore' }).status === 0;
+  return setprivAvailable ? ['setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+}

@@ -1,0 +1,44 @@
+import { expect, test } from 'vitest';
+import { renderServerProperties } from './server-properties.js';
+
+function parse(text: string): Map<string, string> {
+  return new Map(
+    text
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const at = line.indexOf('=');
+        return [line.slice(0, at), line.slice(at + 1)] as const;
+      }),
+  );
+}
+
+test('a single KRaft node serves clients and its controller on the given loopback ports', () => {
+  const properties = parse(
+    renderServerProperties({ brokerPort: 40001, controllerPort: 40002, logDir: '/tmp/baton-kafka-x/data' }),
+  );
+
+  expect(properties.get('process.roles')).toBe('broker,controller');
+  expect(properties.get('node.id')).toBe('1');
+  expect(properties.get('controller.quorum.voters')).toBe('1@127.0.0.1:40002');
+  expect(properties.get('listeners')).toBe('PLAINTEXT://127.0.0.1:40001,CONTROLLER://127.0.0.1:40002');
+  expect(properties.get('advertised.listeners')).toBe('PLAINTEXT://127.0.0.1:40001');
+  expect(properties.get('controller.listener.names')).toBe('CONTROLLER');
+  expect(properties.get('log.dirs')).toBe('/tmp/baton-kafka-x/data');
+});
+
+test('internal topics fit one broker and topics are never created implicitly', () => {
+  const properties = parse(renderServerProperties({ brokerPort: 1, controllerPort: 2, logDir: '/d' }));
+
+  expect(properties.get('offsets.topic.replication.factor')).toBe('1');
+  expect(properties.get('transaction.state.log.replication.factor')).toBe('1');
+  expect(properties.get('transaction.state.log.min.isr')).toBe('1');
+  expect(properties.get('auto.create.topics.enable')).toBe('false');
+  expect(properties.get('group.initial.rebalance.delay.ms')).toBe('0');
+});
+
+test('backslashes in a Windows path survive the .properties escaping', () => {
+  const text = renderServerProperties({ brokerPort: 1, controllerPort: 2, logDir: 'C:\\Temp\\baton-kafka\\data' });
+
+  expect(text).toContain('log.dirs=C:\\\\Temp\\\\baton-kafka\\\\data\n');
+});

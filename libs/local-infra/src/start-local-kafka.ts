@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { waitForBroker } from '@baton/kafka';
+import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
+import { findFreePorts, retryOnPortClash } from './free-port.js';
+import { DEFAULT_INFRA_DIR } from './infra-dir.js';
+import { spawnJava, startFailure, type JavaProcess } from './java-process.js';
+import { resolveKafkaClasspath } from './kafka-classpath.js';
+import { formatDuration, printProgress, waitProgress, type ProgressListener } from './progress.js';
+import { renderServerProperties } from './server-properties.js';
+import type { StartedKafka } from './started-services.js';
+import { makeTempDir } from './temp-dir.js';
+import { warmUpGroupCoordinator } from './warm-up.js';
+
+export interface StartLocalKafkaOptions {
+  onProgress?: ProgressListener;
+  /** The folder holding kafka/pom.xml. @default the repository's infra/ */
+  infraDir?: string;
+  /** @default 90_000 */
+  startTimeoutMs?: number;
+}
+
+/**
+ * A small heap and a quick start matter more than peak throughput for a test broker on a 2-core
+ * machine: the serial collector needs no GC threads, and C1 alone compiles sooner.
+ */
+const JVM_OPTIONS = [
+  '-Xms128m',
+  '-Xmx512m',
+  '-XX:+UseSerialGC',
+  '-XX:TieredStopAtLevel=1',
+  '-XX:-UsePerfData',
+  '-Djava.awt.headless=true',
+];
+
+/**
+ * Starts a single-node KRaft Kafka from the jars infra/kafka/pom.xml resolves, on free loopback
+ * ports, with its data in a fresh temporary directory. Resolves once it answers metadata requests.
+ */
+export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Promise<StartedKafka> {
+  const onProgress = options.onProgress ?? printProgress;
+  const kafkaDir = join(options.infraDir ?? DEFAULT_INFRA_DIR, 'kafka');
+  const classpath = await resolveKafkaClasspath(kafkaDir, onProgress);
+  const log4jUrl = pathToFileURL(join(kafkaDir, 'log4j.properties')).href;
+  const cds = await classDataSharing(join(kafkaDir, 'target'), 'kafka', classpath);
+  return retryOnPortClash(() =>
+    startBroker({ classpath, log4jUrl, cds, onProgress, startTimeoutMs: options.startTimeoutMs ?? 90_000 }),
+  );
+}
+
+interface BrokerLaunch {
+  classpath: string;
+  log4jUrl: string;
+  cds: ClassDataSharing;
+  onProgress: ProgressListener;
+  startTimeoutMs: number;
+}
+
+async function startBroker({
+  classpath,
+  log4jUrl,
+  cds,
+  onProgress,
+  startTimeoutMs,
+}: BrokerLaunch): Promise<StartedKafka> {
+  const startedAt = Date.now();
+  const [brokerPort, controllerPort] = (await findFreePorts(2)) as [number, number];
+  const dataDir = await makeTempDir('baton-kafka-');
+  const propertiesPath = join(dataDir.path, 'server.properties');
+  await writeFile(
+    propertiesPath,
+    renderServerProperties({ brokerPort, controllerPort, logDir: join(dataDir.path, 'data') }),
+  );
+  // The JVM's own temporary files go with the data, so nothing of the run outlives it.
+  const jvm = [
+    ...JVM_OPTIONS,
+    `-Dlog4j.configuration=${log4jUrl}`,
+    `-Djava.io.tmpdir=${dataDir.path}`,
+    '-cp',
+    classpath,
+  ];
+
+  let broker: JavaProcess | undefined;
+  try {
+    // Only the broker records the class-data archive; the format tool maps it once it exists.
+    const format = spawnJava([
+      ...jvm,
+      ...(cds.recording ? [] : cds.options),
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      newClusterId(),
+      '-c',
+      propertiesPath,
+    ]);
+    if ((await format.exited).code !== 0) throw await startFailure('The Kafka storage format tool', format, undefined);
+
+    broker = spawnJava([...jvm, ...cds.options, 'kafka.Kafka', propertiesPath]);
+    const brokers = [`127.0.0.1:${brokerPort}`];
+    const progress = waitProgress(onProgress, `the Kafka broker on ${brokers[0]}`);
+    try {
+      await waitForBroker(brokers, {
+        timeoutMs: startTimeoutMs,
+        signal: broker.exitSignal,
+        onProgress: ({ elapsedMs }) => progress(elapsedMs),
+      });
+      await warmUpGroupCoordinator(brokers);
+    } catch (error) {
+      throw await startFailure('The local Kafka broker', broker, error);
+    }
+    onProgress(`kafka broker up on ${brokers[0]} in ${formatDuration(Date.now() - startedAt)}`);
+
+    const running = broker;
+    let stopping: Promise<void> | undefined;
+    return {
+      brokers,
+      stop: () => {
+        stopping ??= running.stop().then(cds.settle).then(dataDir.remove);
+        return stopping;
+      },
+    };
+  } catch (error) {
+    if (broker) await cds.settle(await broker.stop());
+    await dataDir.remove();
+    throw error;
+  }
+}
+
+/** Kafka's cluster ids are 16 random bytes in URL-safe base64; its CLI cannot take one starting with '-'. */
+function newClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
