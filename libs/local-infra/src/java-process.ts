@@ -3,6 +3,12 @@ import { BatonError } from '@baton/errors';
 import { onProcessExit } from './exit-guard.js';
 import { OutputTail } from './output-tail.js';
 
+/**
+ * A small heap and a quick start matter more than peak throughput for a local broker or registry on
+ * a 2-core machine: the serial collector needs no GC threads, and C1 alone compiles sooner.
+ */
+export const QUICK_START_JVM_OPTIONS = ['-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:-UsePerfData'];
+
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;

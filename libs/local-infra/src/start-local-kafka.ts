@@ -6,7 +6,7 @@ import { waitForBroker } from '@baton/kafka';
 import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
 import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
-import { spawnJava, startFailure, type JavaProcess } from './java-process.js';
+import { QUICK_START_JVM_OPTIONS, spawnJava, startFailure, type JavaProcess } from './java-process.js';
 import { resolveKafkaClasspath } from './kafka-classpath.js';
 import { formatDuration, printProgress, waitProgress, type ProgressListener } from './progress.js';
 import { renderServerProperties } from './server-properties.js';
@@ -22,18 +22,7 @@ export interface StartLocalKafkaOptions {
   startTimeoutMs?: number;
 }
 
-/**
- * A small heap and a quick start matter more than peak throughput for a test broker on a 2-core
- * machine: the serial collector needs no GC threads, and C1 alone compiles sooner.
- */
-const JVM_OPTIONS = [
-  '-Xms128m',
-  '-Xmx512m',
-  '-XX:+UseSerialGC',
-  '-XX:TieredStopAtLevel=1',
-  '-XX:-UsePerfData',
-  '-Djava.awt.headless=true',
-];
+const JVM_OPTIONS = ['-Xms128m', ...QUICK_START_JVM_OPTIONS, '-Djava.awt.headless=true'];
 
 /**
  * Starts a single-node KRaft Kafka from the jars infra/kafka/pom.xml resolves, on free loopback

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
 import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
-import { spawnJava, startFailure, type JavaProcess } from './java-process.js';
+import { QUICK_START_JVM_OPTIONS, spawnJava, startFailure, type JavaProcess } from './java-process.js';
 import { formatDuration, printProgress, waitProgress, type ProgressListener } from './progress.js';
 import { ensureRegistryUnpacked } from './registry-distribution.js';
 import type { StartedRegistry } from './started-services.js';
@@ -29,10 +29,7 @@ export const CCOMPAT_PATH = '/apis/ccompat/v7';
  */
 const REGISTRY_OPTIONS = [
   '-Xms64m',
-  '-Xmx512m',
-  '-XX:+UseSerialGC',
-  '-XX:TieredStopAtLevel=1',
-  '-XX:-UsePerfData',
+  ...QUICK_START_JVM_OPTIONS,
   '-Dregistry.rules.global.compatibility=BACKWARD',
   '-Dquarkus.datasource.jdbc.initial-size=1',
   '-Dquarkus.datasource.jdbc.min-size=1',
