@@ -1,3 +1,4 @@
 export { createTestTopic } from './topics.js';
 export { uniqueName } from './unique-name.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
+export { collectRecords, type CollectedRecord, type RecordCollector } from './record-collector.js';

@@ -41,6 +41,22 @@ export const ERROR_CATALOGUE = {
     retriable: true,
     summary: 'The schema registry could not be reached or answered with a server error.',
   },
+  HANDOFF_EXPIRED: {
+    retriable: false,
+    summary: 'The message arrived after its metadata.expiration_time; it is dead-lettered unprocessed.',
+  },
+  HANDLER_FAILED: {
+    retriable: true,
+    summary: 'A message handler threw an error that is not a BatonError; it is retried as transient.',
+  },
+  RETRIES_EXHAUSTED: {
+    retriable: false,
+    summary: 'A message failed transiently on every allowed attempt; details.lastErrorCode names the last failure.',
+  },
+  NO_ROUTE: {
+    retriable: false,
+    summary: 'The router found no rule, recipient or default route for a handoff.',
+  },
   CONFIG_INVALID: {
     retriable: false,
     summary: 'A configuration value is missing or malformed; the process refuses to start.',

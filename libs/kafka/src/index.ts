@@ -1,5 +1,11 @@
 export { createKafka, createProducer, type CreateKafkaOptions } from './create-kafka.js';
-export { createTopics, type TopicSpec } from './create-topics.js';
+export {
+  createTopics,
+  consumerTopicSpecs,
+  DEFAULT_DEDUPE_RETENTION_MS,
+  type ConsumerTopicsOptions,
+  type TopicSpec,
+} from './create-topics.js';
 export { writeJsonToStderr, type KafkaLogLevel, type KafkaLogRecord, type KafkaLogSink } from './log-records.js';
 export {
   waitForBroker,
@@ -7,3 +13,36 @@ export {
   type ClusterDescription,
   type WaitForBrokerOptions,
 } from './wait-for-broker.js';
+export {
+  topicNames,
+  deadLetterTopic,
+  processedIdsTopic,
+  isLegalTopicName,
+  DEFAULT_TOPIC_PREFIX,
+  type TopicNames,
+} from './topics/topic-names.js';
+export { readHeaders, type RecordHeaders } from './headers/record-headers.js';
+export {
+  cloudEventHeaders,
+  readCloudEvent,
+  CLOUDEVENTS_SPEC_VERSION,
+  AVRO_CONTENT_TYPE,
+  type CloudEventAttributes,
+} from './headers/cloudevents-headers.js';
+export { newTraceparent, childTraceparent, traceIdOf } from './headers/traceparent.js';
+export {
+  DLQ_HEADERS,
+  deadLetterHeaders,
+  readDeadLetterFacts,
+  type DeadLetterFacts,
+} from './headers/dead-letter-headers.js';
+export { ExactlyOnceConsumer, type ExactlyOnceConsumerOptions } from './consumer/exactly-once-consumer.js';
+export type { ConsumedRecord, OutputRecord } from './consumer/consumed-record.js';
+export type {
+  MessageProcessor,
+  DecodedMessage,
+  ProcessingContext,
+  DeadLetterContext,
+} from './consumer/message-processor.js';
+export type { ConsumerObserver } from './consumer/consumer-events.js';
+export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './consumer/backoff.js';

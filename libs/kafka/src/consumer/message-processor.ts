@@ -1,0 +1,39 @@
+import type { BatonError } from '@baton/errors';
+import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
+
+export interface DecodedMessage<T> {
+  value: T;
+  /** The idempotency key. */
+  messageId: string;
+  /** Retries after the first attempt that this message allows; the consumer's default when absent. */
+  retryLimit?: number;
+  /** ISO 8601; past it the message goes to the dead-letter topic unprocessed. */
+  expiresAt?: string;
+}
+
+export interface ProcessingContext {
+  record: ConsumedRecord;
+  /** 1 for the first attempt. */
+  attempt: number;
+}
+
+export interface DeadLetterContext<T> {
+  record: ConsumedRecord;
+  /** Absent when the record could not be decoded. */
+  message: DecodedMessage<T> | undefined;
+  error: BatonError;
+  attempts: number;
+}
+
+/**
+ * What a service does with the records of its topic. Outputs are returned, not sent: the consumer
+ * writes them in one Kafka transaction with the consumed offset and the processed-id marker, so
+ * they exist exactly when the message counts as processed.
+ */
+export interface MessageProcessor<T> {
+  /** Turns a record into a message; throws a BatonError (non-retriable for malformed input). */
+  decode(record: ConsumedRecord): Promise<DecodedMessage<T>>;
+  process(message: DecodedMessage<T>, context: ProcessingContext): Promise<OutputRecord[]>;
+  /** Extra records to publish with a dead letter, e.g. an outcome event. */
+  deadLetterOutputs?(context: DeadLetterContext<T>): OutputRecord[];
+}

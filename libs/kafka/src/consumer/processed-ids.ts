@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Consumer, Kafka, Producer } from 'kafkajs';
+import { BatonError } from '@baton/errors';
+
+/** The key of barrier records, which tell a new partition owner it has read every id before it. */
+const BARRIER_KEY = '__baton.barrier__';
+
+/**
+ * The durable record of processed message ids, kept in a compacted topic partitioned like the
+ * source topic. Markers are written in the same transaction as a message's outputs and offset, so
+ * an id is recorded exactly when the message's effects are. Every instance reads the whole topic
+ * into memory; the owner of a partition writes a barrier through its (fencing) transactional
+ * producer and waits to read it back, after which it knows every id committed before.
+ */
+export class ProcessedIds {
+  private readonly ids = new Map<number, Set<string>>();
+  private readonly barriers = new Map<string, () => void>();
+  private readonly consumer: Consumer;
+  private started = false;
+
+  constructor(
+    kafka: Kafka,
+    readonly topic: string,
+    readerGroupId: string,
+  ) {
+    // A group of its own per instance, which never commits, so every start reads from the beginning.
+    this.consumer = kafka.consumer({ groupId: readerGroupId, maxWaitTimeInMs: 100 });
+  }
+
+  async start(): Promise<void> {
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        const key = message.key?.toString();
+        if (key === undefined) return;
+        if (key === BARRIER_KEY) {
+          const barrier = message.value?.toString() ?? '';
+          this.barriers.get(barrier)?.();
+          this.barriers.delete(barrier);
+          return;
+        }
+        this.add(partition, key);
+      },
+    });
+    this.started = true;
+  }
+
+  has(partition: number, messageId: string): boolean {
+    return this.ids.get(partition)?.has(messageId) ?? false;
+  }
+
+  add(partition: number, messageId: string): void {
+    let set = this.ids.get(partition);
+    if (!set) this.ids.set(partition, (set = new Set()));
+    set.add(messageId);
+  }
+
+  /** The marker record for `messageId`, to send in the message's transaction. */
+  marker(partition: number, messageId: string, offset: string): { key: string; value: string; partition: number } {
+    return { key: messageId, value: JSON.stringify({ offset, at: new Date().toISOString() }), partition };
+  }
+
+  /**
+   * Writes a barrier into `partition` with the owner's transactional producer and waits until this
+   * reader has read it: from then on `has` knows every id committed to that partition before.
+   */
+  async catchUp(producer: Producer, partition: number, timeoutMs: number): Promise<void> {
+    if (!this.started) throw new Error('ProcessedIds.start() must be called first');
+    const barrier = randomUUID();
+    const seen = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.barriers.delete(barrier);
+        reject(
+          new BatonError(
+            'KAFKA_UNAVAILABLE',
+            `processed ids of ${this.topic}[${partition}] not read within ${timeoutMs} ms`,
+          ),
+        );
+      }, timeoutMs);
+      this.barriers.set(barrier, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    // Observed here so a timeout while the transaction is still running is not an unhandled rejection.
+    seen.catch(() => undefined);
+    const transaction = await producer.transaction();
+    try {
+      await transaction.send({ topic: this.topic, messages: [{ key: BARRIER_KEY, value: barrier, partition }] });
+      await transaction.commit();
+    } catch (error) {
+      await transaction.abort().catch(() => undefined);
+      this.barriers.delete(barrier);
+      throw error;
+    }
+    await seen;
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer.disconnect();
+  }
+}

@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { BatonError } from '@baton/errors';
+import {
+  ExactlyOnceConsumer,
+  consumerTopicSpecs,
+  createKafka,
+  createProducer,
+  createTopics,
+  type MessageProcessor,
+  type OutputRecord,
+} from '@baton/kafka';
+import { collectRecords, uniqueName, waitFor, type RecordCollector } from './helpers/index.js';
+
+const brokers = inject('kafkaBrokers');
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface TestMessage {
+  id: string;
+  task: string;
+  seq: number;
+  /** How many attempts fail transiently before one succeeds; -1 fails forever. */
+  failures?: number;
+  retries?: number;
+}
+
+interface Setup {
+  topic: string;
+  output: string;
+  handled: { id: string; attempt: number }[];
+  publish(messages: (TestMessage | Buffer)[]): Promise<void>;
+  startConsumer(instanceId?: string): Promise<ExactlyOnceConsumer<TestMessage>>;
+  collect(topic: string): Promise<RecordCollector>;
+}
+
+async function setUp(partitions = 1): Promise<Setup> {
+  const topic = uniqueName('eos-in');
+  const output = uniqueName('eos-out');
+  await createTopics(brokers, [
+    ...consumerTopicSpecs(topic, { numPartitions: partitions, replicationFactor: 1 }),
+    { topic: output, numPartitions: 1, replicationFactor: 1 },
+  ]);
+  const kafka = createKafka({ brokers, clientId: uniqueName('eos') });
+  const producer = createProducer(kafka, { idempotent: true });
+  await producer.connect();
+  cleanups.push(() => producer.disconnect());
+  const handled: { id: string; attempt: number }[] = [];
+  const processor: MessageProcessor<TestMessage> = {
+    async decode(record) {
+      try {
+        const value = JSON.parse(record.value?.toString() ?? '') as TestMessage;
+        return { value, messageId: value.id, retryLimit: value.retries };
+      } catch (error) {
+        throw new BatonError('WIRE_FORMAT_INVALID', 'not a JSON test message', { cause: error });
+      }
+    },
+    async process(message, { attempt }) {
+      handled.push({ id: message.value.id, attempt });
+      const failures = message.value.failures ?? 0;
+      if (failures === -1 || attempt <= failures)
+        throw new Error(`transient failure ${attempt} of ${message.value.id}`);
+      const out: OutputRecord = { topic: output, key: message.value.task, value: Buffer.from(message.value.id) };
+      return [out];
+    },
+  };
+  return {
+    topic,
+    output,
+    handled,
+    async publish(messages) {
+      await producer.send({
+        topic,
+        messages: messages.map((message) =>
+          Buffer.isBuffer(message)
+            ? { key: 'broken', value: message, headers: { origin: 'test' } }
+            : { key: message.task, value: JSON.stringify(message) },
+        ),
+      });
+    },
+    async startConsumer(instanceId = 'instance-1') {
+      const consumer = new ExactlyOnceConsumer<TestMessage>({
+        kafka,
+        groupId: `${topic}.group`,
+        topic,
+        instanceId,
+        processor,
+        defaultRetryLimit: 2,
+        backoff: { initialDelayMs: 50, maxDelayMs: 400, multiplier: 2 },
+      });
+      await consumer.start();
+      cleanups.push(() => consumer.close());
+      return consumer;
+    },
+    async collect(name) {
+      const collector = await collectRecords(brokers, name);
+      cleanups.push(() => collector.stop());
+      return collector;
+    },
+  };
+}
+
+const values = (collector: RecordCollector): string[] =>
+  collector.records.map((record) => record.value?.toString() ?? '');
+
+describe('ExactlyOnceConsumer against a real broker', () => {
+  it('processes a message published twice once, and its output exists once', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish([
+      { id: 'm-1', task: 't-1', seq: 1 },
+      { id: 'm-1', task: 't-1', seq: 1 },
+      { id: 'm-2', task: 't-1', seq: 2 },
+    ]);
+    await waitFor(() => out.records.length >= 2, { description: 'two outputs' });
+    await waitFor(async () => (await committedOffset(setup.topic)) === '3', { description: 'offset 3 committed' });
+    expect(values(out)).toEqual(['m-1', 'm-2']);
+    expect(setup.handled.map((entry) => entry.id)).toEqual(['m-1', 'm-2']);
+  });
+
+  it('remembers processed ids across a restart of the consumer group', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    const first = await setup.startConsumer('instance-1');
+    await setup.publish([{ id: 'm-1', task: 't-1', seq: 1 }]);
+    await waitFor(() => out.records.length === 1, { description: 'first output' });
+    await first.close();
+    await setup.startConsumer('instance-2');
+    await setup.publish([
+      { id: 'm-1', task: 't-1', seq: 1 },
+      { id: 'm-2', task: 't-1', seq: 2 },
+    ]);
+    await waitFor(() => out.records.length >= 2, { description: 'second output' });
+    await waitFor(async () => (await committedOffset(setup.topic)) === '3', { description: 'offset 3 committed' });
+    expect(values(out)).toEqual(['m-1', 'm-2']);
+  });
+
+  it('retries a transient failure and succeeds; dead-letters one that always fails after its attempts', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    const dlq = await setup.collect(`${setup.topic}.dlq`);
+    await setup.startConsumer();
+    await setup.publish([
+      { id: 'flaky', task: 't-1', seq: 1, failures: 2 },
+      { id: 'doomed', task: 't-2', seq: 1, failures: -1 },
+    ]);
+    await waitFor(() => out.records.length === 1 && dlq.records.length === 1, {
+      description: 'output and dead letter',
+    });
+    expect(values(out)).toEqual(['flaky']);
+    expect(setup.handled.filter((entry) => entry.id === 'flaky').map((entry) => entry.attempt)).toEqual([1, 2, 3]);
+    expect(setup.handled.filter((entry) => entry.id === 'doomed').map((entry) => entry.attempt)).toEqual([1, 2, 3]);
+    const [letter] = dlq.records;
+    expect(letter?.key).toBe('t-2');
+    expect(JSON.parse(letter?.value?.toString() ?? '')).toEqual({ id: 'doomed', task: 't-2', seq: 1, failures: -1 });
+    expect(letter?.headers).toMatchObject({
+      '__connect.errors.topic': setup.topic,
+      '__connect.errors.partition': '0',
+      '__connect.errors.offset': '1',
+      '__connect.errors.stage': 'process',
+      '__connect.errors.class.name': 'Error',
+      '__connect.errors.exception.message': 'gave up after 3 attempts: transient failure 3 of doomed',
+      'baton.dlq.error.code': 'RETRIES_EXHAUSTED',
+      'baton.dlq.error.retriable': 'false',
+      'baton.dlq.attempts': '3',
+      'baton.dlq.consumer.group': `${setup.topic}.group`,
+    });
+  });
+
+  it('follows the message’s own retry limit', async () => {
+    const setup = await setUp();
+    const dlq = await setup.collect(`${setup.topic}.dlq`);
+    await setup.startConsumer();
+    await setup.publish([{ id: 'once', task: 't-1', seq: 1, failures: -1, retries: 0 }]);
+    await waitFor(() => dlq.records.length === 1, { description: 'dead letter' });
+    expect(setup.handled).toEqual([{ id: 'once', attempt: 1 }]);
+    expect(dlq.records[0]?.headers['baton.dlq.attempts']).toBe('1');
+  });
+
+  it('lets other tasks on the partition finish while one retries, and keeps the retried task in order', async () => {
+    const setup = await setUp(1);
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish([
+      { id: 'a1', task: 'task-a', seq: 1, failures: 2 },
+      { id: 'a2', task: 'task-a', seq: 2 },
+      { id: 'b1', task: 'task-b', seq: 1 },
+      { id: 'b2', task: 'task-b', seq: 2 },
+    ]);
+    await waitFor(() => out.records.length === 4, { description: 'four outputs' });
+    const order = values(out);
+    expect(order.filter((id) => id.startsWith('a'))).toEqual(['a1', 'a2']);
+    expect(order.indexOf('b2')).toBeLessThan(order.indexOf('a1'));
+    expect(setup.handled.filter((entry) => entry.id === 'a2')).toEqual([{ id: 'a2', attempt: 1 }]);
+    await waitFor(async () => (await committedOffset(setup.topic)) === '4', { description: 'offset 4 committed' });
+  });
+
+  it('dead-letters bytes it cannot decode with the original value and headers, and keeps running', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    const dlq = await setup.collect(`${setup.topic}.dlq`);
+    await setup.startConsumer();
+    await setup.publish([Buffer.from([0xde, 0xad, 0xbe, 0xef]), { id: 'after', task: 't-9', seq: 1 }]);
+    await waitFor(() => dlq.records.length === 1 && out.records.length === 1, {
+      description: 'dead letter and output',
+    });
+    expect([...(dlq.records[0]?.value ?? [])]).toEqual([0xde, 0xad, 0xbe, 0xef]);
+    expect(dlq.records[0]?.headers).toMatchObject({
+      origin: 'test',
+      '__connect.errors.stage': 'decode',
+      'baton.dlq.error.code': 'WIRE_FORMAT_INVALID',
+      'baton.dlq.attempts': '1',
+    });
+    expect(values(out)).toEqual(['after']);
+  });
+});
+
+async function committedOffset(topic: string): Promise<string | undefined> {
+  const admin = createKafka({ brokers, clientId: uniqueName('offsets') }).admin();
+  await admin.connect();
+  try {
+    const [entry] = await admin.fetchOffsets({ groupId: `${topic}.group`, topics: [topic] });
+    return entry?.partitions[0]?.offset;
+  } finally {
+    await admin.disconnect();
+  }
+}
