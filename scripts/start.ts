@@ -3,7 +3,7 @@
  * prints where to reach it, and holds it until Ctrl-C or SIGTERM, then stops what it started.
  */
 import { provisionInfrastructure } from '@baton/local-infra';
-import { HandoffCodec, SchemaRegistryClient } from '@baton/wire';
+import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 
 function log(event: string, fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', event, ...fields })}\n`);
@@ -12,7 +12,7 @@ function log(event: string, fields: Record<string, unknown>): void {
 const infrastructure = await provisionInfrastructure();
 try {
   // Registering the wire schema up front proves the registry works and gives publishers its id.
-  const codec = await HandoffCodec.create(new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl }));
+  const codec = await createHandoffCodec(new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl }));
   log('baton.ready', {
     kafkaBrokers: infrastructure.kafkaBrokers.join(','),
     kafkaSource: infrastructure.source,

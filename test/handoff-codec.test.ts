@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { HandoffCodec, SchemaRegistryClient, frameWireFormat } from '@baton/wire';
+import { createHandoffCodec, SchemaRegistryClient, frameWireFormat, type HandoffCodec } from '@baton/wire';
 
 const require = createRequire(import.meta.url);
 const fixture = (name: string): Record<string, any> =>
@@ -10,7 +10,7 @@ describe('the handoff codec against the schema registry', () => {
   let codec: HandoffCodec;
 
   beforeAll(async () => {
-    codec = await HandoffCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    codec = await createHandoffCodec(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
   });
 
   it('round-trips the seed example through Avro in the Confluent wire format', async () => {
@@ -22,18 +22,18 @@ describe('the handoff codec against the schema registry', () => {
   });
 
   it('decodes in a reader that has never seen the schema, fetching it by id from the registry', async () => {
-    const reader = await HandoffCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    const reader = await createHandoffCodec(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
     for (const name of ['seed-000-escalation-valid', 'task-transfer.example', 'approval-request.example']) {
       const message = fixture(name);
       const fresh = new SchemaRegistryClient({ url: inject('schemaRegistryUrl') });
-      const decoded = await (await HandoffCodec.create(fresh)).decode(codec.encode(message as never));
+      const decoded = await (await createHandoffCodec(fresh)).decode(codec.encode(message as never));
       expect(decoded).toStrictEqual(message);
       expect(reader.schemaId).toBe(codec.schemaId);
     }
   });
 
   it('registers the same schema once: a second registration returns the same id', async () => {
-    const again = await HandoffCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    const again = await createHandoffCodec(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
     expect(again.schemaId).toBe(codec.schemaId);
   });
 

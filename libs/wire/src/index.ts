@@ -1,4 +1,5 @@
-export { HandoffCodec } from './handoff-codec.js';
+export { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
+export { createHandoffCodec, type HandoffCodec } from './handoff-codec.js';
 export { SchemaRegistryClient, type Compatibility, type SchemaRegistryOptions } from './schema-registry-client.js';
 export {
   frameWireFormat,

@@ -1,0 +1,76 @@
+import { BatonError } from '@baton/errors';
+import type avro from 'avsc';
+import { frameWireFormat, readWireFormat } from './confluent-wire-format.js';
+import { parseAvroSchema, recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
+import type { SchemaRegistryClient } from './schema-registry-client.js';
+
+/** What a codec writes and how it checks what it reads. */
+export interface AvroCodecSpec<T> {
+  schema: AvroRecordSchema;
+  /** Checks a decoded value and returns it typed; throws a BatonError when it is invalid. */
+  parse(value: unknown): T;
+}
+
+function invalidFieldPaths(type: avro.Type, value: unknown): string[] {
+  const paths: string[] = [];
+  type.isValid(value, { errorHook: (path) => paths.push(`/${path.join('/')}`) });
+  return paths;
+}
+
+/**
+ * Encodes values as Avro in the Confluent wire format and decodes them back, resolving writer
+ * schemas through the registry. Every failure is a BatonError with a stable code.
+ */
+export class AvroCodec<T> {
+  private constructor(
+    private readonly registry: SchemaRegistryClient,
+    private readonly spec: AvroCodecSpec<T>,
+    private readonly writerType: avro.Type,
+    /** The registry id of the schema this codec writes with. */
+    readonly schemaId: number,
+  ) {}
+
+  /** Registers the spec's schema under its record name (BACKWARD) and returns a codec writing with it. */
+  static async create<T>(registry: SchemaRegistryClient, spec: AvroCodecSpec<T>): Promise<AvroCodec<T>> {
+    const schemaId = await registry.register(spec.schema, recordNameSubject(spec.schema), 'BACKWARD');
+    return new AvroCodec(registry, spec, parseAvroSchema(spec.schema), schemaId);
+  }
+
+  encode(value: T): Buffer {
+    let body: Buffer;
+    try {
+      body = this.writerType.toBuffer(value);
+    } catch (error) {
+      const paths = invalidFieldPaths(this.writerType, value);
+      throw new BatonError('WIRE_ENCODE_FAILED', `value does not fit the Avro schema at ${paths.join(', ') || '/'}`, {
+        cause: error,
+        path: paths[0],
+        details: { paths },
+      });
+    }
+    return frameWireFormat(this.schemaId, body);
+  }
+
+  /**
+   * Decodes bytes with the writer schema their id names, without checking the value: for showing
+   * what a dead letter holds even when it is invalid.
+   */
+  async decodeUnchecked(bytes: Buffer): Promise<unknown> {
+    const { schemaId, body } = readWireFormat(bytes);
+    const type = await this.registry.avroType(schemaId);
+    try {
+      return type.fromBuffer(body);
+    } catch (error) {
+      throw new BatonError(
+        'WIRE_BODY_INVALID',
+        `Avro body of ${body.length} bytes cannot be decoded with schema ${schemaId}: ${(error as Error).message}`,
+        { cause: error, details: { schemaId, bodyLength: body.length } },
+      );
+    }
+  }
+
+  /** Decodes and checks: the result is a valid value or a coded error. */
+  async decode(bytes: Buffer): Promise<T> {
+    return this.spec.parse(await this.decodeUnchecked(bytes));
+  }
+}

@@ -1,0 +1,264 @@
+import { HANDOFF_TYPES, PRIORITIES } from '@baton/protocol';
+import { subsumes } from './rule-subsumes.js';
+import {
+  DEFAULT_RULE_ID,
+  MATCH_FIELDS,
+  RECIPIENT_RULE_ID,
+  type MatchField,
+  type RoutingRule,
+  type RoutingTable,
+  type RuleMatch,
+} from './routing-table.js';
+import { pointer, ruleLabel, type TableProblem } from './table-problem.js';
+
+/** The format version this router reads; a new format gets a new number so an old router refuses it. */
+export const ROUTING_TABLE_VERSION = 1;
+
+const TABLE_FIELDS = ['version', 'agents', 'rules', 'default'] as const;
+const RULE_FIELDS = ['id', 'match', 'target'] as const;
+
+// A rule with one of these ids would make a decision's ruleId ambiguous.
+const RESERVED_IDS: ReadonlySet<string> = new Set([RECIPIENT_RULE_ID, DEFAULT_RULE_ID]);
+
+// Fields whose values are a closed protocol enum, so a misspelt value is refused at start
+// instead of silently never matching.
+const CLOSED_VALUES: { readonly [F in MatchField]?: readonly string[] } = {
+  handoff_type: HANDOFF_TYPES,
+  priority: PRIORITIES,
+};
+
+export type CompileResult = { ok: true; table: RoutingTable } | { ok: false; problems: TableProblem[] };
+
+type Path = (string | number)[];
+
+/** What checking one rule needs to know about the table and the rules before it. */
+interface RulesState {
+  readonly agents: ReadonlySet<string> | undefined;
+  /** Rule id to the index of the rule that first used it. */
+  readonly ids: Map<string, number>;
+  /** Every earlier rule whose match is valid, to find rules they make unreachable. */
+  readonly earlier: { label: string; match: RuleMatch }[];
+}
+
+/**
+ * Checks a parsed table completely, collecting every problem rather than stopping at the first,
+ * and compiles it into its frozen routing form when there are none.
+ */
+export function compileRoutingTable(value: unknown): CompileResult {
+  if (!isMapping(value)) {
+    return { ok: false, problems: [{ path: '', message: `the table must be a mapping of ${list(TABLE_FIELDS)}` }] };
+  }
+  const problems: TableProblem[] = [];
+  checkFields(value, TABLE_FIELDS, [], 'the table', problems);
+  if (value.version !== ROUTING_TABLE_VERSION) {
+    problems.push({ path: '/version', message: `version must be ${ROUTING_TABLE_VERSION}` });
+  }
+  const agents = readAgents(value.agents, problems);
+  const state: RulesState = { agents, ids: new Map(), earlier: [] };
+  const rules = readRules(value.rules, state, problems);
+  const defaultTarget = readDefault(value, state, problems);
+  if (problems.length > 0 || agents === undefined) return { ok: false, problems };
+  return { ok: true, table: Object.freeze({ agents, rules: Object.freeze(rules), defaultTarget }) };
+}
+
+function readAgents(value: unknown, problems: TableProblem[]): ReadonlySet<string> | undefined {
+  if (!Array.isArray(value) || value.length === 0) {
+    problems.push({ path: '/agents', message: 'agents must be a non-empty list of agent ids' });
+    return undefined;
+  }
+  const agents = new Set<string>();
+  value.forEach((agent: unknown, index) => {
+    const path = pointer('agents', index);
+    if (!isName(agent)) problems.push({ path, message: 'an agent id must be a non-empty string' });
+    else if (agents.has(agent)) problems.push({ path, message: `agent "${agent}" is listed twice` });
+    else agents.add(agent);
+  });
+  return agents;
+}
+
+function readRules(value: unknown, state: RulesState, problems: TableProblem[]): RoutingRule[] {
+  if (!Array.isArray(value)) {
+    problems.push({ path: '/rules', message: 'rules must be a list ([] when the default routes everything)' });
+    return [];
+  }
+  const rules: RoutingRule[] = [];
+  value.forEach((entry: unknown, index) => {
+    const rule = readRule(entry, index, state, problems);
+    if (rule !== undefined) rules.push(rule);
+  });
+  return rules;
+}
+
+/** The rule at `index`, or undefined when it has problems (all of which are recorded). */
+function readRule(entry: unknown, index: number, state: RulesState, problems: TableProblem[]): RoutingRule | undefined {
+  const path: Path = ['rules', index];
+  if (!isMapping(entry)) {
+    problems.push({ path: pointer(...path), message: `rule ${index} must be a mapping of ${list(RULE_FIELDS)}` });
+    return undefined;
+  }
+  const before = problems.length;
+  const label = ruleLabel(index, entry.id);
+  checkFields(entry, RULE_FIELDS, path, label, problems);
+  const id = readId(entry.id, index, label, state, problems);
+  const match = readMatch(entry.match, path, label, problems);
+  const target = readTarget(entry.target, path, label, state, problems);
+  if (match !== undefined) {
+    const cover = state.earlier.find((earlier) => subsumes(earlier.match, match));
+    if (cover !== undefined) {
+      problems.push({
+        path: pointer(...path),
+        message: `${label} is unreachable: ${cover.label} matches every message it matches`,
+      });
+    }
+    state.earlier.push({ label, match });
+  }
+  if (problems.length > before || id === undefined || match === undefined || target === undefined) return undefined;
+  return Object.freeze({ id, index, match, target });
+}
+
+function readId(
+  value: unknown,
+  index: number,
+  label: string,
+  state: RulesState,
+  problems: TableProblem[],
+): string | undefined {
+  const path = pointer('rules', index, 'id');
+  if (!isName(value)) {
+    problems.push({ path, message: `${label} needs an id, a non-empty string` });
+    return undefined;
+  }
+  const first = state.ids.get(value);
+  if (RESERVED_IDS.has(value)) {
+    problems.push({ path, message: `${label}: the id "${value}" is reserved for decisions no rule takes` });
+  } else if (first !== undefined) {
+    problems.push({ path, message: `${label} repeats the id of rule ${first}` });
+  } else {
+    state.ids.set(value, index);
+  }
+  return value;
+}
+
+function readMatch(value: unknown, rulePath: Path, label: string, problems: TableProblem[]): RuleMatch | undefined {
+  const path = [...rulePath, 'match'];
+  if (!isMapping(value)) {
+    problems.push({
+      path: pointer(...path),
+      message: `${label}: match must be a mapping of ${list(MATCH_FIELDS)} ({} matches every message)`,
+    });
+    return undefined;
+  }
+  const before = problems.length;
+  checkFields(value, MATCH_FIELDS, path, `${label}: match`, problems);
+  const match: { [F in MatchField]?: ReadonlySet<string> } = {};
+  for (const field of MATCH_FIELDS) {
+    if (!Object.hasOwn(value, field)) continue;
+    const values = readValues(value[field], [...path, field], `${label}: ${field}`, CLOSED_VALUES[field], problems);
+    if (values !== undefined) match[field] = values;
+  }
+  return problems.length > before ? undefined : Object.freeze(match);
+}
+
+/** A match field's accepted values: one string as shorthand, or a non-empty list of strings. */
+function readValues(
+  value: unknown,
+  path: Path,
+  owner: string,
+  allowed: readonly string[] | undefined,
+  problems: TableProblem[],
+): ReadonlySet<string> | undefined {
+  const shorthand = typeof value === 'string';
+  const items: unknown[] | undefined = shorthand ? [value] : Array.isArray(value) ? value : undefined;
+  if (items === undefined) {
+    problems.push({ path: pointer(...path), message: `${owner} must be a value or a non-empty list of values` });
+    return undefined;
+  }
+  if (items.length === 0) {
+    problems.push({
+      path: pointer(...path),
+      message: `${owner} is an empty list, which matches nothing; omit the field to match any value`,
+    });
+    return undefined;
+  }
+  const before = problems.length;
+  const values = new Set<string>();
+  items.forEach((item, index) => {
+    const at = shorthand ? pointer(...path) : pointer(...path, index);
+    if (!isName(item)) problems.push({ path: at, message: `${owner} values must be non-empty strings` });
+    else if (allowed !== undefined && !allowed.includes(item)) {
+      problems.push({ path: at, message: `${owner} "${item}" is not one of ${list(allowed)}` });
+    } else values.add(item);
+  });
+  return problems.length > before ? undefined : values;
+}
+
+function readTarget(
+  value: unknown,
+  rulePath: Path,
+  label: string,
+  state: RulesState,
+  problems: TableProblem[],
+): string | undefined {
+  const path = pointer(...rulePath, 'target');
+  if (!isName(value)) {
+    problems.push({ path, message: `${label}: target must be an agent id` });
+    return undefined;
+  }
+  if (state.agents !== undefined && !state.agents.has(value)) {
+    problems.push({ path, message: `${label}: target "${value}" is not one of agents` });
+  }
+  return value;
+}
+
+function readDefault(table: Record<string, unknown>, state: RulesState, problems: TableProblem[]): string | undefined {
+  if (!Object.hasOwn(table, 'default')) return undefined;
+  const value = table.default;
+  if (!isName(value)) {
+    problems.push({
+      path: '/default',
+      message: 'default must be an agent id; omit it to leave unmatched messages unrouted',
+    });
+    return undefined;
+  }
+  if (state.agents !== undefined && !state.agents.has(value)) {
+    problems.push({ path: '/default', message: `default "${value}" is not one of agents` });
+  }
+  const catchAll = state.earlier.find((rule) => Object.keys(rule.match).length === 0);
+  if (catchAll !== undefined) {
+    problems.push({
+      path: '/default',
+      message: `default "${value}" is never used: ${catchAll.label} matches every message`,
+    });
+  }
+  return value;
+}
+
+function checkFields(
+  object: Record<string, unknown>,
+  known: readonly string[],
+  path: Path,
+  owner: string,
+  problems: TableProblem[],
+): void {
+  for (const key of Object.keys(object)) {
+    if (!known.includes(key)) {
+      problems.push({
+        path: pointer(...path, key),
+        message: `${owner} has unknown field "${key}"; it accepts ${list(known)}`,
+      });
+    }
+  }
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+/** `a, b and c`, the way messages list accepted values. */
+function list(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}

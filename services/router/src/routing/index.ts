@@ -1,0 +1,13 @@
+export { loadRoutingTable, parseRoutingTable } from './load-routing-table.js';
+export { ROUTING_TABLE_VERSION } from './compile-routing-table.js';
+export { routeHandoff, type RouteDecision, type RoutableMessage } from './route-handoff.js';
+export {
+  DEFAULT_RULE_ID,
+  MATCH_FIELDS,
+  RECIPIENT_RULE_ID,
+  type MatchField,
+  type RoutingRule,
+  type RoutingTable,
+  type RuleMatch,
+} from './routing-table.js';
+export type { TableProblem } from './table-problem.js';

@@ -1,0 +1,171 @@
+import { buildHandoff, type HandoffPayload, type HandoffType, type Priority } from '@baton/protocol';
+import { describe, expect, it } from 'vitest';
+import { parseRoutingTable } from './load-routing-table.js';
+import { routeHandoff, type RoutableMessage } from './route-handoff.js';
+
+const table = parseRoutingTable(`
+version: 1
+agents: [triage, sales, repairs, tech, human, experts]
+rules:
+  - id: network
+    match: { handoff_type: ESCALATION, issue_category: [NETWORK_CONNECTIVITY] }
+    target: tech
+  - id: critical
+    match: { priority: CRITICAL }
+    target: human
+  - id: sales
+    match: { handoff_type: [TASK_TRANSFER, NOTIFICATION], issue_category: SALES }
+    target: sales
+  - id: desks
+    match: { recipient_id: [repairs_desk, returns_desk] }
+    target: repairs
+  - id: escalations
+    match: { handoff_type: ESCALATION }
+    target: experts
+default: triage
+`);
+
+const noDefault = parseRoutingTable(`
+version: 1
+agents: [tech]
+rules:
+  - id: network
+    match: { issue_category: NETWORK_CONNECTIVITY }
+    target: tech
+`);
+
+const payloads = {
+  escalation: (issue_category: string): HandoffPayload => ({
+    handoff_type: 'ESCALATION',
+    data: {
+      issue_category,
+      severity: 'HIGH',
+      customer_info: { user_id: 'cust-1', name: 'John Doe' },
+      technical_details: {},
+    },
+  }),
+  transfer: (issue_category: string): HandoffPayload => ({
+    handoff_type: 'TASK_TRANSFER',
+    data: { issue_category, task_summary: 'Customer wants help' },
+  }),
+  notification: (issue_category?: string): HandoffPayload => ({
+    handoff_type: 'NOTIFICATION',
+    data: { event_type: 'ORDER_SHIPPED', message: 'Order shipped', ...(issue_category ? { issue_category } : {}) },
+  }),
+  infoRequest: (): HandoffPayload => ({
+    handoff_type: 'REQUEST_INFORMATION',
+    data: { requested_info_keys: ['order_id'] },
+  }),
+};
+
+function message(
+  payload: HandoffPayload,
+  metadata: { recipient_id?: string | string[]; priority?: Priority } = {},
+): RoutableMessage {
+  return buildHandoff<HandoffType>({
+    metadata: { sender_id: 'customer_service_agent_001', recipient_id: 'router', task_id: 'task-1', ...metadata },
+    payload,
+  });
+}
+
+describe('routeHandoff by recipient_id', () => {
+  it('sends a message straight to a known recipient, before any rule', () => {
+    const decision = routeHandoff(
+      table,
+      message(payloads.escalation('NETWORK_CONNECTIVITY'), { recipient_id: 'human' }),
+    );
+    expect(decision).toEqual({ kind: 'routed', targets: ['human'], ruleId: 'recipient' });
+  });
+
+  it('fans out to each of several known recipients, once each', () => {
+    const decision = routeHandoff(
+      table,
+      message(payloads.transfer('SALES'), { recipient_id: ['sales', 'human', 'sales'] }),
+    );
+    expect(decision).toEqual({ kind: 'routed', targets: ['sales', 'human'], ruleId: 'recipient' });
+  });
+
+  it('goes to the rules when any recipient is unknown', () => {
+    const decision = routeHandoff(table, message(payloads.transfer('SALES'), { recipient_id: ['sales', 'nobody'] }));
+    expect(decision).toEqual({ kind: 'routed', targets: ['sales'], ruleId: 'sales' });
+  });
+});
+
+describe('routeHandoff by rules', () => {
+  it('matches handoff_type and issue_category given as shorthand and as a list', () => {
+    expect(routeHandoff(table, message(payloads.escalation('NETWORK_CONNECTIVITY')))).toEqual({
+      kind: 'routed',
+      targets: ['tech'],
+      ruleId: 'network',
+    });
+    expect(routeHandoff(table, message(payloads.notification('SALES')))).toEqual({
+      kind: 'routed',
+      targets: ['sales'],
+      ruleId: 'sales',
+    });
+  });
+
+  it('matches priority', () => {
+    const decision = routeHandoff(table, message(payloads.transfer('BILLING'), { priority: 'CRITICAL' }));
+    expect(decision).toEqual({ kind: 'routed', targets: ['human'], ruleId: 'critical' });
+  });
+
+  it('takes the first rule that matches', () => {
+    const critical = { priority: 'CRITICAL' } as const;
+    expect(routeHandoff(table, message(payloads.escalation('NETWORK_CONNECTIVITY'), critical))).toMatchObject({
+      ruleId: 'network',
+    });
+    expect(routeHandoff(table, message(payloads.escalation('POWER_OUTAGE'), critical))).toMatchObject({
+      ruleId: 'critical',
+    });
+    expect(routeHandoff(table, message(payloads.escalation('POWER_OUTAGE')))).toEqual({
+      kind: 'routed',
+      targets: ['experts'],
+      ruleId: 'escalations',
+    });
+  });
+
+  it('matches recipient_id when any recipient is in the rule, known agents included', () => {
+    for (const recipient_id of ['returns_desk', ['nobody', 'repairs_desk'], ['sales', 'repairs_desk']]) {
+      expect(routeHandoff(table, message(payloads.transfer('BILLING'), { recipient_id }))).toEqual({
+        kind: 'routed',
+        targets: ['repairs'],
+        ruleId: 'desks',
+      });
+    }
+  });
+
+  it('does not match a rule about issue_category when the message states none', () => {
+    const decision = routeHandoff(table, message(payloads.notification()));
+    expect(decision).toEqual({ kind: 'routed', targets: ['triage'], ruleId: 'default' });
+  });
+
+  it('falls back to the default when no rule matches', () => {
+    const decision = routeHandoff(table, message(payloads.transfer('BILLING')));
+    expect(decision).toEqual({ kind: 'routed', targets: ['triage'], ruleId: 'default' });
+  });
+});
+
+describe('routeHandoff without a route', () => {
+  it('names handoff_type, issue_category, priority and recipient_id', () => {
+    const decision = routeHandoff(noDefault, message(payloads.transfer('SALES'), { recipient_id: ['tech', 'nobody'] }));
+    expect(decision).toEqual({
+      kind: 'no-route',
+      reason:
+        'no route for handoff_type TASK_TRANSFER, issue_category "SALES", priority MEDIUM, ' +
+        'recipient_id ["tech","nobody"]: the recipients are not all known agents, no rule matches ' +
+        'and the table has no default',
+    });
+  });
+
+  it('says when the message has no issue_category', () => {
+    const decision = routeHandoff(noDefault, message(payloads.infoRequest(), { priority: 'LOW' }));
+    expect(decision).toEqual({
+      kind: 'no-route',
+      reason:
+        'no route for handoff_type REQUEST_INFORMATION, issue_category (none), priority LOW, ' +
+        'recipient_id "router": the recipients are not all known agents, no rule matches ' +
+        'and the table has no default',
+    });
+  });
+});
