@@ -2,3 +2,4 @@ export { createTestTopic } from './topics.js';
 export { uniqueName } from './unique-name.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { collectRecords, type CollectedRecord, type RecordCollector } from './record-collector.js';
+export { startServiceProcess, type ServiceProcess } from './service-process.js';

@@ -46,3 +46,5 @@ export type {
 } from './consumer/message-processor.js';
 export type { ConsumerObserver } from './consumer/consumer-events.js';
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './consumer/backoff.js';
+// The client's types, so services can hold a client without importing kafkajs themselves.
+export type { Kafka, Producer, Consumer, Admin } from 'kafkajs';

@@ -26,3 +26,9 @@ export {
 } from './builders/build-handoff.js';
 export { buildLifecycleMessage, type LifecycleDraft } from './builders/build-lifecycle-message.js';
 export { deepFreeze } from './builders/deep-freeze.js';
+export {
+  HANDOFF_OUTCOMES,
+  parseHandoffOutcome,
+  type HandoffOutcome,
+  type HandoffOutcomeKind,
+} from './events/handoff-outcome.js';

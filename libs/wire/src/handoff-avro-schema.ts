@@ -7,10 +7,16 @@ const require = createRequire(import.meta.url);
 
 export type AvroRecordSchema = { type: 'record'; name: string; namespace: string; fields: unknown[] };
 
-/** The wire schema of the handoff message, versioned as a file in schemas/avro/. */
-export const HANDOFF_AVRO_SCHEMA = JSON.parse(
-  readFileSync(require.resolve('@baton/schemas/avro/handoff_message.avsc'), 'utf8'),
-) as AvroRecordSchema;
+/** An Avro schema versioned as a file in schemas/avro/. */
+function loadAvroSchema(file: string): AvroRecordSchema {
+  return JSON.parse(readFileSync(require.resolve(`@baton/schemas/avro/${file}`), 'utf8')) as AvroRecordSchema;
+}
+
+/** The wire schema of the handoff message. */
+export const HANDOFF_AVRO_SCHEMA = loadAvroSchema('handoff_message.avsc');
+
+/** The wire schema of the outcome events on the events topic. */
+export const HANDOFF_OUTCOME_AVRO_SCHEMA = loadAvroSchema('handoff_outcome.avsc');
 
 /**
  * Subjects follow Confluent's RecordNameStrategy: the subject is the record's full name, because

@@ -1,5 +1,5 @@
 export { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
-export { createHandoffCodec, type HandoffCodec } from './handoff-codec.js';
+export { createHandoffCodec, createOutcomeCodec, type HandoffCodec, type OutcomeCodec } from './handoff-codec.js';
 export { SchemaRegistryClient, type Compatibility, type SchemaRegistryOptions } from './schema-registry-client.js';
 export {
   frameWireFormat,
@@ -11,6 +11,7 @@ export {
 export {
   HANDOFF_AVRO_SCHEMA,
   HANDOFF_SUBJECT,
+  HANDOFF_OUTCOME_AVRO_SCHEMA,
   avroParseOptions,
   parseAvroSchema,
   recordNameSubject,

@@ -1,4 +1,4 @@
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ValidationIssue } from './validation-issue.js';
 
 const RANGE_KEYWORDS = new Set([
@@ -56,4 +56,10 @@ export function issueFromAjvError(error: ErrorObject, pathPrefix: string): Valid
       }
       return { code: 'FIELD_INVALID', path, message: error.message ?? `breaks ${error.keyword}` };
   }
+}
+
+/** Every issue `validate` finds in `value`, with paths under `pathPrefix`. */
+export function collectIssues(validate: ValidateFunction, value: unknown, pathPrefix: string): ValidationIssue[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => issueFromAjvError(error, pathPrefix));
 }

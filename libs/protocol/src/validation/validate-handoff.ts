@@ -1,17 +1,13 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { isHandoffType, type HandoffType } from '../handoff/handoff-type.js';
 import type { HandoffMessage, Immutable } from '../handoff/handoff-message.js';
 import { SUPPORTED_MAJOR, parseProtocolVersion, versionCompatibility } from '../handoff/protocol-version.js';
 import { deepFreeze } from '../builders/deep-freeze.js';
-import { issueFromAjvError } from './ajv-issues.js';
+import { collectIssues } from './ajv-issues.js';
+import { createAjv } from './create-ajv.js';
 import { HandoffValidationError } from './handoff-validation-error.js';
 import { allowUnknownFields, loadHandoffSchemas, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
-
-// ajv-formats is CommonJS with a default export; ESM loaders disagree on where that lands.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 interface CompiledValidators {
   envelope: ValidateFunction;
@@ -20,8 +16,7 @@ interface CompiledValidators {
 
 function compile(transform: (schema: JsonSchema) => JsonSchema): CompiledValidators {
   const schemas = loadHandoffSchemas();
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
+  const ajv = createAjv();
   for (const shared of schemas.shared) ajv.addSchema(transform(shared));
   const data = {} as Record<HandoffType, ValidateFunction>;
   for (const [type, schema] of Object.entries(schemas.data)) {
@@ -40,11 +35,6 @@ function validators(mode: 'same' | 'newer-minor'): CompiledValidators {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function run(validate: ValidateFunction, value: unknown, pathPrefix: string): ValidationIssue[] {
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => issueFromAjvError(error, pathPrefix));
 }
 
 /**
@@ -73,10 +63,10 @@ export function validateHandoff(value: unknown): ValidationIssue[] {
     mode = compatibility;
   }
   const compiled = validators(mode);
-  const issues = run(compiled.envelope, value, '');
+  const issues = collectIssues(compiled.envelope, value, '');
   const payload = value.payload;
   if (isObject(payload) && isHandoffType(payload.handoff_type) && isObject(payload.data)) {
-    issues.push(...run(compiled.data[payload.handoff_type], payload.data, '/payload/data'));
+    issues.push(...collectIssues(compiled.data[payload.handoff_type], payload.data, '/payload/data'));
   }
   return issues;
 }

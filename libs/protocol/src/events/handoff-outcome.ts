@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
+import { deepFreeze } from '../builders/deep-freeze.js';
+import type { Immutable } from '../handoff/handoff-message.js';
+import { collectIssues } from '../validation/ajv-issues.js';
+import { createAjv } from '../validation/create-ajv.js';
+import { HandoffValidationError } from '../validation/handoff-validation-error.js';
+
+export const HANDOFF_OUTCOMES = [
+  'ROUTED',
+  'PROCESSED',
+  'HANDED_OFF',
+  'COMPLETED',
+  'REPLIED',
+  'INFORMATION_REQUESTED',
+  'ESCALATED',
+  'DEAD_LETTERED',
+] as const;
+
+export type HandoffOutcomeKind = (typeof HANDOFF_OUTCOMES)[number];
+
+/** What became of one handoff at one service; published on the events topic keyed by task_id. */
+export interface HandoffOutcome {
+  event_id: string;
+  time: string;
+  task_id: string;
+  /** The handoff this event is about. */
+  message_id: string;
+  correlation_id?: string;
+  /** The service that finished with the handoff. */
+  agent_id: string;
+  handoff_type: string;
+  issue_category?: string;
+  outcome: HandoffOutcomeKind;
+  /** Where the handoff went on: agent ids, comma-separated. */
+  target?: string;
+  detail?: string;
+  error_code?: string;
+}
+
+const require = createRequire(import.meta.url);
+let validate: ValidateFunction | undefined;
+
+/** Checks a decoded outcome event and returns it frozen; throws HandoffValidationError. */
+export function parseHandoffOutcome(value: unknown): Immutable<HandoffOutcome> {
+  validate ??= createAjv().compile(require('@baton/schemas/json/events/handoff_outcome.schema.json') as object);
+  const issues = collectIssues(validate, value, '');
+  if (issues.length > 0) throw new HandoffValidationError(issues);
+  return deepFreeze(structuredClone(value) as HandoffOutcome);
+}

@@ -1,0 +1,13 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS with a default export; ESM loaders disagree on where that lands.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+/** The one Ajv set-up for Baton's schemas: every error reported, strict schemas, uuid and date-time formats. */
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv;
+}

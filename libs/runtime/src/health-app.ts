@@ -1,0 +1,25 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+
+export interface HealthAppOptions {
+  /** Ready means: connected, joined the consumer group, able to take work. */
+  isReady(): boolean;
+  registry: Registry;
+}
+
+/**
+ * The HTTP face every service has: /healthz (the process answers: liveness), /readyz (it can take
+ * work: readiness) and /metrics (Prometheus). Built without listening, so tests use inject().
+ */
+export function buildHealthApp(options: HealthAppOptions): FastifyInstance {
+  const app = Fastify({ logger: false });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = options.isReady();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.header('content-type', options.registry.contentType).send(await options.registry.metrics()),
+  );
+  return app;
+}

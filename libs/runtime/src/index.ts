@@ -1,0 +1,10 @@
+export { HandoffService, type HandoffServiceDefinition, type HandoffServiceContext } from './handoff-service.js';
+export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
+export { handoffRecord, handoffHeaders } from './handoff-record.js';
+export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
+export { outcomeRecord, type OutcomeFacts } from './outcome-record.js';
+export { loadServiceConfig, type ServiceConfig } from './service-config.js';
+export { createLogger, messageLogger, type Logger } from './logger.js';
+export { createMetrics, METRIC_NAMES } from './metrics.js';
+export { buildHealthApp, type HealthAppOptions } from './health-app.js';
+export { runUntilSignalled } from './run-until-signalled.js';

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { OutputRecord } from '@baton/kafka';
+import type { HandoffOutcome, HandoffOutcomeKind } from '@baton/protocol';
+import type { OutcomeCodec } from '@baton/wire';
+import type { Handoff } from './handoff-processor.js';
+
+export interface OutcomeFacts {
+  agentId: string;
+  outcome: HandoffOutcomeKind;
+  target?: string;
+  detail?: string;
+  errorCode?: string;
+}
+
+function issueCategoryOf(handoff: Handoff): string | undefined {
+  const data = handoff.payload.data as { issue_category?: unknown };
+  return typeof data.issue_category === 'string' ? data.issue_category : undefined;
+}
+
+/** The outcome event of `handoff` at a service, as a record for the events topic keyed by task_id. */
+export function outcomeRecord(
+  codec: OutcomeCodec,
+  topic: string,
+  handoff: Handoff,
+  facts: OutcomeFacts,
+  now: Date = new Date(),
+): OutputRecord {
+  const event: HandoffOutcome = {
+    event_id: randomUUID(),
+    time: now.toISOString(),
+    task_id: handoff.metadata.task_id,
+    message_id: handoff.metadata.message_id,
+    agent_id: facts.agentId,
+    handoff_type: handoff.payload.handoff_type,
+    outcome: facts.outcome,
+    ...(handoff.metadata.correlation_id === undefined ? {} : { correlation_id: handoff.metadata.correlation_id }),
+    ...(issueCategoryOf(handoff) === undefined ? {} : { issue_category: issueCategoryOf(handoff) }),
+    ...(facts.target === undefined ? {} : { target: facts.target }),
+    ...(facts.detail === undefined ? {} : { detail: facts.detail }),
+    ...(facts.errorCode === undefined ? {} : { error_code: facts.errorCode }),
+  };
+  return {
+    topic,
+    key: event.task_id,
+    value: codec.encode(event),
+    headers: {
+      ce_specversion: '1.0',
+      ce_id: event.event_id,
+      ce_type: `baton.outcome.${event.outcome}`,
+      ce_source: event.agent_id,
+      ce_subject: event.task_id,
+      ce_time: event.time,
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { hostname } from 'node:os';
+import { BatonError } from '@baton/errors';
+import { DEFAULT_TOPIC_PREFIX, isLegalTopicName } from '@baton/kafka';
+
+/** What every Baton service reads from its environment. */
+export interface ServiceConfig {
+  kafkaBrokers: string[];
+  schemaRegistryUrl: string;
+  topicPrefix: string;
+  /** Partitions of the topics a service creates. */
+  partitions: number;
+  replicationFactor: number;
+  /** The HTTP port for /healthz, /readyz and /metrics; 0 picks a free one. */
+  httpPort: number;
+  httpHost: string;
+  /** Names this process in logs, dead-letter headers and the consumer's reader group. */
+  instanceId: string;
+  /** Retries of a message that names none. */
+  defaultRetryLimit: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function required(env: Env, name: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new BatonError('CONFIG_INVALID', `${name} is required`, { path: `/env/${name}` });
+  return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new BatonError('CONFIG_INVALID', `${name} must be an integer from ${min} to ${max}, not "${raw}"`, {
+      path: `/env/${name}`,
+    });
+  }
+  return value;
+}
+
+/**
+ * Reads and checks the configuration once at start; a bad value stops the service with
+ * CONFIG_INVALID naming the variable. The result is frozen.
+ */
+export function loadServiceConfig(service: string, env: Env = process.env): Readonly<ServiceConfig> {
+  const kafkaBrokers = required(env, 'KAFKA_BROKERS')
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
+  for (const broker of kafkaBrokers) {
+    if (!/^[^:\s]+:\d{1,5}$/.test(broker)) {
+      throw new BatonError('CONFIG_INVALID', `KAFKA_BROKERS entry "${broker}" is not host:port`, {
+        path: '/env/KAFKA_BROKERS',
+      });
+    }
+  }
+  const schemaRegistryUrl = required(env, 'SCHEMA_REGISTRY_URL');
+  if (!/^https?:\/\//.test(schemaRegistryUrl)) {
+    throw new BatonError('CONFIG_INVALID', `SCHEMA_REGISTRY_URL must be an http(s) URL, not "${schemaRegistryUrl}"`, {
+      path: '/env/SCHEMA_REGISTRY_URL',
+    });
+  }
+  const topicPrefix = env.BATON_TOPIC_PREFIX?.trim() || DEFAULT_TOPIC_PREFIX;
+  if (!isLegalTopicName(topicPrefix)) {
+    throw new BatonError('CONFIG_INVALID', `BATON_TOPIC_PREFIX "${topicPrefix}" has characters Kafka refuses`, {
+      path: '/env/BATON_TOPIC_PREFIX',
+    });
+  }
+  return Object.freeze({
+    kafkaBrokers,
+    schemaRegistryUrl,
+    topicPrefix,
+    partitions: integer(env, 'BATON_PARTITIONS', 6, 1, 10_000),
+    replicationFactor: integer(env, 'BATON_REPLICATION_FACTOR', 1, 1, 32),
+    httpPort: integer(env, 'HTTP_PORT', 0, 0, 65_535),
+    httpHost: env.HTTP_HOST?.trim() || '127.0.0.1',
+    instanceId: env.BATON_INSTANCE_ID?.trim() || `${service}-${hostname()}-${process.pid}`,
+    defaultRetryLimit: integer(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
+  });
+}
