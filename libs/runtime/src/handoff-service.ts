@@ -112,10 +112,7 @@ export class HandoffService {
 }
 
 /** Logs what the consumer reports, passing each event on to the metrics observer too. */
-function loggingObserver(
-  logger: Logger,
-  metrics: import('@baton/kafka').ConsumerObserver,
-): import('@baton/kafka').ConsumerObserver {
+function loggingObserver(logger: Logger, metrics: ConsumerObserver): ConsumerObserver {
   return {
     processed: (event) => {
       metrics.processed?.(event);
