@@ -57,6 +57,14 @@ export const ERROR_CATALOGUE = {
     retriable: false,
     summary: 'The router found no rule, recipient or default route for a handoff.',
   },
+  NO_HANDLER: {
+    retriable: false,
+    summary: 'An agent received a handoff_type it has no handler for.',
+  },
+  NO_ESCALATION_TARGET: {
+    retriable: false,
+    summary: 'A handler escalated, but the message names no escalate_to and the handler gave no target.',
+  },
   CONFIG_INVALID: {
     retriable: false,
     summary: 'A configuration value is missing or malformed; the process refuses to start.',

@@ -3,7 +3,7 @@ import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestCont
 import { formatDuration, printProgress, type ProgressListener } from './progress.js';
 import type { StartedKafka, StartedRegistry } from './started-services.js';
 import { CCOMPAT_PATH } from './start-local-registry.js';
-import { warmUpGroupCoordinator } from './warm-up.js';
+import { warmUpCoordinators } from './warm-up.js';
 
 /** Confluent Platform 7.9 ships Apache Kafka 3.9, the version the local JVM broker runs. */
 export const KAFKA_IMAGE = 'confluentinc/cp-kafka:7.9.0';
@@ -37,7 +37,7 @@ export async function startKafkaContainer(onProgress: ProgressListener = printPr
     .start();
   const brokers = [`${container.getHost()}:${container.getMappedPort(KAFKA_CLIENT_PORT)}`];
   try {
-    await warmUpGroupCoordinator(brokers);
+    await warmUpCoordinators(brokers);
   } catch (error) {
     await container.stop();
     throw error;

@@ -12,7 +12,7 @@ import { formatDuration, printProgress, waitProgress, type ProgressListener } fr
 import { renderServerProperties } from './server-properties.js';
 import type { StartedKafka } from './started-services.js';
 import { makeTempDir } from './temp-dir.js';
-import { warmUpGroupCoordinator } from './warm-up.js';
+import { warmUpCoordinators } from './warm-up.js';
 
 export interface StartLocalKafkaOptions {
   onProgress?: ProgressListener;
@@ -95,7 +95,7 @@ async function startBroker({
         signal: broker.exitSignal,
         onProgress: ({ elapsedMs }) => progress(elapsedMs),
       });
-      await warmUpGroupCoordinator(brokers);
+      await warmUpCoordinators(brokers);
     } catch (error) {
       throw await startFailure('The local Kafka broker', broker, error);
     }

@@ -8,6 +8,7 @@
  * | an agent's (or pool's) inbox | `<prefix>.agent.<agent_id>.inbox` |
  * | lifecycle, status and outcome events | `<prefix>.events` |
  * | side-effect ledger | `<prefix>.ledger` |
+ * | agents' replies to the user | `<prefix>.user.replies` |
  * | dead letters of any source topic | `<source>.dlq` |
  * | message ids a consumer group has processed | `<source>.processed` |
  */
@@ -16,6 +17,7 @@ export interface TopicNames {
   readonly inbound: string;
   readonly events: string;
   readonly ledger: string;
+  readonly userReplies: string;
   agentInbox(agentId: string): string;
 }
 
@@ -34,6 +36,7 @@ export function topicNames(prefix: string = DEFAULT_TOPIC_PREFIX): TopicNames {
     inbound: `${prefix}.handoffs.inbound`,
     events: `${prefix}.events`,
     ledger: `${prefix}.ledger`,
+    userReplies: `${prefix}.user.replies`,
     agentInbox: (agentId) => `${prefix}.agent.${agentId}.inbox`,
   };
 }

@@ -1,0 +1,158 @@
+import { BatonError } from '@baton/errors';
+import type { OutputRecord, TopicNames } from '@baton/kafka';
+import type { HandoffDataByType, HandoffOutcomeKind, HandoffType } from '@baton/protocol';
+import { handoffRecord, outcomeRecord, type Handoff, type HandoffServiceContext } from '@baton/runtime';
+import { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
+import { ledgerRecord } from './ledger-entry.js';
+
+/** The recipient of agents' replies to the user. */
+export const USER_RECIPIENT = 'user';
+
+// When a handler takes several actions, the outcome event names the one that moves the task most.
+const OUTCOME_RANK: Record<HandoffOutcomeKind, number> = {
+  PROCESSED: 0,
+  REPLIED: 1,
+  COMPLETED: 2,
+  INFORMATION_REQUESTED: 3,
+  HANDED_OFF: 4,
+  ESCALATED: 5,
+  ROUTED: 0,
+  DEAD_LETTERED: 6,
+};
+
+/**
+ * What a handler may do with a handoff. Nothing is sent while the handler runs: the actions become
+ * records written in one transaction with the consumed offset, so a redelivered or retried message
+ * never sends them twice.
+ */
+export class AgentActions {
+  private readonly records: OutputRecord[] = [];
+  private outcome: HandoffOutcomeKind = 'PROCESSED';
+  private readonly targets: string[] = [];
+  private detail: string | undefined;
+
+  constructor(
+    private readonly agentId: string,
+    private readonly incoming: Handoff,
+    private readonly context: Pick<HandoffServiceContext, 'codec' | 'outcomeCodec' | 'topics'>,
+    private readonly traceparent: string | undefined,
+    private readonly now: () => Date,
+  ) {}
+
+  private get topics(): TopicNames {
+    return this.context.topics;
+  }
+
+  /** Hands the task to another agent, through the router, with the whole context. */
+  handOff<T extends HandoffType>(next: NextHandoff<T>): Handoff {
+    return this.send(next, 'HANDED_OFF');
+  }
+
+  /**
+   * Escalates to the incoming message's failure_handling_strategy.escalate_to, or to `to`. The
+   * data defaults to the incoming ESCALATION data.
+   */
+  escalate(action: AgentAction, options: { to?: string; data?: HandoffDataByType['ESCALATION'] } = {}): Handoff {
+    const to = options.to ?? this.incoming.instructions.failure_handling_strategy?.escalate_to;
+    if (to === undefined) {
+      throw new BatonError('NO_ESCALATION_TARGET', 'nowhere to escalate: no escalate_to in failure_handling_strategy');
+    }
+    const data =
+      options.data ??
+      (this.incoming.payload.handoff_type === 'ESCALATION' ? structuredClone(this.incoming.payload.data) : undefined);
+    if (data === undefined) {
+      throw new BatonError('NO_ESCALATION_TARGET', 'escalating a non-ESCALATION handoff needs escalation data');
+    }
+    return this.send(
+      { to, handoff_type: 'ESCALATION', data: data as never, action, workflow_state: 'ESCALATED' },
+      'ESCALATED',
+    );
+  }
+
+  /** Asks another agent for information; its answer comes back as PROVIDE_INFORMATION. */
+  requestInformation(from: string, keys: string[], action: AgentAction, query?: Record<string, string>): Handoff {
+    return this.send(
+      {
+        to: from,
+        handoff_type: 'REQUEST_INFORMATION',
+        data: { requested_info_keys: keys, ...(query === undefined ? {} : { query_parameters: query }) },
+        action,
+        workflow_state: 'AWAITING_INFORMATION',
+      },
+      'INFORMATION_REQUESTED',
+    );
+  }
+
+  /** Tells the user something, on the user-replies topic. */
+  replyToUser(text: string): void {
+    const reply = deriveHandoff(
+      this.incoming,
+      this.agentId,
+      {
+        to: USER_RECIPIENT,
+        handoff_type: 'NOTIFICATION',
+        data: { event_type: 'AGENT_REPLY', message: text },
+        action: { action_type: 'REPLY_TO_USER', details: text },
+      },
+      { now: this.now },
+    );
+    this.records.push(
+      handoffRecord(this.context.codec, this.topics.userReplies, reply, { parentTraceparent: this.traceparent }),
+    );
+    this.note('REPLIED');
+  }
+
+  /** Records that the task is done at this agent. */
+  complete(summary: string): void {
+    this.detail = summary;
+    this.note('COMPLETED');
+  }
+
+  /** Records a side effect in the ledger, exactly once for this message. */
+  recordEffect(effect: string, args: Record<string, unknown>): void {
+    this.records.push(
+      ledgerRecord(
+        this.topics.ledger,
+        {
+          task_id: this.incoming.metadata.task_id,
+          message_id: this.incoming.metadata.message_id,
+          agent_id: this.agentId,
+          effect,
+          args,
+        },
+        this.now(),
+      ),
+    );
+  }
+
+  /** Everything the handler asked for, plus the one outcome event of the handled message. */
+  outputs(): OutputRecord[] {
+    const event = outcomeRecord(
+      this.context.outcomeCodec,
+      this.topics.events,
+      this.incoming,
+      {
+        agentId: this.agentId,
+        outcome: this.outcome,
+        ...(this.targets.length === 0 ? {} : { target: [...new Set(this.targets)].join(',') }),
+        ...(this.detail === undefined ? {} : { detail: this.detail }),
+      },
+      this.now(),
+    );
+    return [...this.records, event];
+  }
+
+  private send<T extends HandoffType>(next: NextHandoff<T>, outcome: HandoffOutcomeKind): Handoff {
+    const message = deriveHandoff(this.incoming, this.agentId, next, { now: this.now });
+    this.records.push(
+      handoffRecord(this.context.codec, this.topics.inbound, message, { parentTraceparent: this.traceparent }),
+    );
+    this.note(outcome, ...(typeof next.to === 'string' ? [next.to] : next.to));
+    return message;
+  }
+
+  private note(outcome: HandoffOutcomeKind, ...targets: string[]): void {
+    if (OUTCOME_RANK[outcome] >= OUTCOME_RANK[this.outcome]) this.outcome = outcome;
+    this.targets.push(...targets);
+  }
+}

@@ -1,0 +1,62 @@
+import {
+  buildHandoff,
+  type BuildOptions,
+  type HandoffDataByType,
+  type HandoffInstructions,
+  type HandoffMessage,
+  type HandoffType,
+  type Immutable,
+  type PreviousAction,
+  type Priority,
+} from '@baton/protocol';
+
+/** What an agent did with a task, as it appears in context.previous_actions. */
+export interface AgentAction {
+  action_type: string;
+  details: string;
+}
+
+export interface NextHandoff<T extends HandoffType = HandoffType> {
+  to: string | string[];
+  handoff_type: T;
+  data: HandoffDataByType[T];
+  action: AgentAction;
+  workflow_state?: string;
+  instructions?: HandoffInstructions;
+  priority?: Priority;
+}
+
+/**
+ * The handoff an agent sends on from `incoming`: same task, correlated with the incoming flow,
+ * the whole context carried over, and the agent's own action appended to previous_actions so the
+ * receiver sees the full history. expiration_time is not carried: it bounds a message, not a task.
+ */
+export function deriveHandoff<T extends HandoffType>(
+  incoming: Immutable<HandoffMessage>,
+  agentId: string,
+  next: NextHandoff<T>,
+  options: BuildOptions = {},
+): Immutable<HandoffMessage> {
+  const now = options.now ?? (() => new Date());
+  const action: PreviousAction = { ...next.action, timestamp: now().toISOString(), agent_id: agentId };
+  const context = structuredClone(incoming.context) as HandoffMessage['context'];
+  return buildHandoff(
+    {
+      metadata: {
+        sender_id: agentId,
+        recipient_id: next.to,
+        task_id: incoming.metadata.task_id,
+        correlation_id: incoming.metadata.correlation_id ?? incoming.metadata.message_id,
+        priority: next.priority ?? incoming.metadata.priority,
+      },
+      context: {
+        ...context,
+        workflow_state: next.workflow_state ?? context.workflow_state,
+        previous_actions: [...context.previous_actions, action],
+      },
+      payload: { handoff_type: next.handoff_type, data: next.data },
+      instructions: next.instructions ?? {},
+    },
+    { ...options, now },
+  );
+}
