@@ -178,7 +178,7 @@ describe('the router as its own process', () => {
       expect(letter?.key).toBe(`dlq-${code}`);
       expect(Buffer.compare(letter?.value as Buffer, value), code).toBe(0);
       expect(letter?.headers['__connect.errors.topic']).toBe(topics.inbound);
-      expect(letter?.headers['baton.dlq.consumer.group']).toBe('baton.router');
+      expect(letter?.headers['baton.dlq.consumer.group']).toBe(`${topics.prefix}.router`);
     }
     expect(dlq.records.find((entry) => entry.headers.case === 'NO_ROUTE')?.headers['__connect.errors.stage']).toBe(
       'route',

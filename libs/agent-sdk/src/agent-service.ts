@@ -1,18 +1,19 @@
 import { BatonError } from '@baton/errors';
+import type { TopicNames } from '@baton/kafka';
 import { messageLogger, outcomeRecord, type HandoffServiceDefinition } from '@baton/runtime';
 import { AgentActions } from './agent-actions.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 /** The consumer group of an agent: all instances of one agent share its inbox's partitions. */
-export function agentGroupId(agentId: string): string {
-  return `baton.agent.${agentId}`;
+export function agentGroupId(topics: TopicNames, agentId: string): string {
+  return `${topics.prefix}.agent.${agentId}`;
 }
 
 /** An agent as a handoff service: consumes its inbox, runs the handler of each handoff_type. */
 export function agentService(agent: AgentDefinition, now: () => Date = () => new Date()): HandoffServiceDefinition {
   return {
     name: `agent.${agent.id}`,
-    groupId: agentGroupId(agent.id),
+    groupId: (topics) => agentGroupId(topics, agent.id),
     sourceTopic: (topics) => topics.agentInbox(agent.id),
     outputTopics: (topics) => [topics.inbound, topics.events, topics.ledger, topics.userReplies],
     createProcessor: (context) => ({

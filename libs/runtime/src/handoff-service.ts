@@ -36,8 +36,11 @@ export interface HandoffServiceContext {
 export interface HandoffServiceDefinition {
   /** The service's name in logs and metrics, e.g. `router` or `agent.sales_agent`. */
   name: string;
-  /** One consumer group per service: instances of the service share its partitions. */
-  groupId: string;
+  /**
+   * One consumer group per service: instances of the service share its partitions. It includes
+   * the topic prefix, so installations sharing a cluster never join (or fence) each other.
+   */
+  groupId(topics: TopicNames): string;
   sourceTopic(topics: TopicNames): string;
   /** Topics the service writes to, created at start if missing. */
   outputTopics(topics: TopicNames): string[];
@@ -74,9 +77,10 @@ export class HandoffService {
       ...definition.outputTopics(topics).map((topic) => ({ topic, ...sizing })),
     ]);
     const metrics = createMetrics(definition.name);
+    const groupId = definition.groupId(topics);
     const consumer = new ExactlyOnceConsumer<Handoff>({
       kafka,
-      groupId: definition.groupId,
+      groupId,
       topic: source,
       instanceId: config.instanceId,
       defaultRetryLimit: config.defaultRetryLimit,
@@ -88,7 +92,7 @@ export class HandoffService {
     const service = new HandoffService(app, context, consumer);
     await app.listen({ port: config.httpPort, host: config.httpHost });
     await consumer.start();
-    logger.info({ event: 'service.started', source, group: definition.groupId, http: service.address() }, 'started');
+    logger.info({ event: 'service.started', source, group: groupId, http: service.address() }, 'started');
     return service;
   }
 

@@ -16,7 +16,7 @@ export const ROUTE_HEADERS = { rule: 'baton.route.rule', target: 'baton.route.ta
 export function routerService(table: RoutingTable): HandoffServiceDefinition {
   return {
     name: ROUTER_ID,
-    groupId: 'baton.router',
+    groupId: (topics) => `${topics.prefix}.router`,
     sourceTopic: (topics) => topics.inbound,
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
     createProcessor: ({ topics, outcomeCodec }) => ({
