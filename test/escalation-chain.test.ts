@@ -170,6 +170,14 @@ describe('the seed 000 escalation chain, each agent its own process', () => {
     ]);
     expect(escalated.context.user_interaction_history).toEqual(message.context.user_interaction_history);
     expect(escalated.payload).toEqual(message.payload);
+    // The seed's instructions travel up, less the escalate_to that was just used.
+    expect(escalated.instructions).toEqual({
+      next_steps_suggestion: message.instructions.next_steps_suggestion,
+      required_actions: message.instructions.required_actions,
+      constraints: message.instructions.constraints,
+      success_criteria: message.instructions.success_criteria,
+      failure_handling_strategy: { fallback_action: 'notify_customer_of_delay' },
+    });
 
     expect(await outcomeOf(message, TECHNICAL_SUPPORT)).toMatchObject({ outcome: 'ESCALATED', target: LEVEL3 });
     expect((await replyFrom(TECHNICAL_SUPPORT, 'task-abc-456')).payload.data).toMatchObject({
@@ -248,7 +256,7 @@ describe('the seed 000 escalation chain, each agent its own process', () => {
     expect(atLevel3.payload).toEqual(atSupport.payload);
 
     expect(await outcomeOf(complaint, CUSTOMER_SERVICE)).toMatchObject({
-      outcome: 'HANDED_OFF',
+      outcome: 'ESCALATED',
       target: TECHNICAL_SUPPORT,
     });
     expect(await outcomeOf(atSupport, TECHNICAL_SUPPORT)).toMatchObject({ outcome: 'ESCALATED', target: LEVEL3 });

@@ -1,9 +1,19 @@
 import { BatonError } from '@baton/errors';
 import type { OutputRecord, TopicNames } from '@baton/kafka';
-import type { HandoffDataByType, HandoffOutcomeKind, HandoffType } from '@baton/protocol';
+import type { HandoffDataByType, HandoffInstructions, HandoffOutcomeKind, HandoffType } from '@baton/protocol';
 import { handoffRecord, outcomeRecord, type Handoff, type HandoffServiceContext } from '@baton/runtime';
 import { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
 import { ledgerRecord } from './ledger-entry.js';
+
+/** The incoming instructions for the next tier, without the escalate_to that brought the task there. */
+function carriedInstructions(incoming: Handoff): HandoffInstructions {
+  const instructions = structuredClone(incoming.instructions) as HandoffInstructions;
+  if (instructions.failure_handling_strategy) {
+    delete instructions.failure_handling_strategy.escalate_to;
+    if (Object.keys(instructions.failure_handling_strategy).length === 0) delete instructions.failure_handling_strategy;
+  }
+  return instructions;
+}
 
 /** The recipient of agents' replies to the user. */
 export const USER_RECIPIENT = 'user';
@@ -39,7 +49,8 @@ export class AgentActions {
     private readonly now: () => Date,
   ) {}
 
-  private get topics(): TopicNames {
+  /** The topic names of the agent's installation, for records of its own (see `emit`). */
+  get topics(): TopicNames {
     return this.context.topics;
   }
 
@@ -50,10 +61,19 @@ export class AgentActions {
 
   /**
    * Escalates to the incoming message's failure_handling_strategy.escalate_to, or to `to`. The
-   * data defaults to the incoming ESCALATION data.
+   * data defaults to the incoming ESCALATION data; the instructions to the incoming ones, less the
+   * escalate_to just used, so required actions and success criteria travel up the chain.
    */
-  escalate(action: AgentAction, options: { to?: string; data?: HandoffDataByType['ESCALATION'] } = {}): Handoff {
-    const to = options.to ?? this.incoming.instructions.failure_handling_strategy?.escalate_to;
+  escalate(
+    action: AgentAction,
+    options: {
+      to?: string | string[];
+      data?: HandoffDataByType['ESCALATION'];
+      instructions?: HandoffInstructions;
+    } = {},
+  ): Handoff {
+    const strategy = this.incoming.instructions.failure_handling_strategy;
+    const to = options.to ?? strategy?.escalate_to;
     if (to === undefined) {
       throw new BatonError('NO_ESCALATION_TARGET', 'nowhere to escalate: no escalate_to in failure_handling_strategy');
     }
@@ -64,7 +84,14 @@ export class AgentActions {
       throw new BatonError('NO_ESCALATION_TARGET', 'escalating a non-ESCALATION handoff needs escalation data');
     }
     return this.send(
-      { to, handoff_type: 'ESCALATION', data: data as never, action, workflow_state: 'ESCALATED' },
+      {
+        to,
+        handoff_type: 'ESCALATION',
+        data: data as HandoffDataByType['ESCALATION'],
+        action,
+        workflow_state: 'ESCALATED',
+        instructions: options.instructions ?? carriedInstructions(this.incoming),
+      },
       'ESCALATED',
     );
   }
@@ -123,6 +150,15 @@ export class AgentActions {
         this.now(),
       ),
     );
+  }
+
+  /**
+   * Writes a record of the agent's own, such as an entry in a state topic it keeps, in the same
+   * transaction as the handled message: it exists exactly when the message counts as processed.
+   * The agent creates the topic.
+   */
+  emit(record: OutputRecord): void {
+    this.records.push(record);
   }
 
   /** Everything the handler asked for, plus the one outcome event of the handled message. */

@@ -1,0 +1,33 @@
+import { defineAgent } from '@baton/agent-sdk';
+import type { Immutable, TaskTransferData } from '@baton/protocol';
+import { decideTransfer } from './decide-transfer.js';
+
+export const CUSTOMER_SERVICE = 'customer_service_agent';
+
+/** Seed 000's customer service agent; it takes whole tasks (TASK_TRANSFER) only. */
+export const agent = defineAgent({
+  id: CUSTOMER_SERVICE,
+  handlers: {
+    TASK_TRANSFER(handoff, act) {
+      const decision = decideTransfer({
+        // The SDK calls this handler for TASK_TRANSFER handoffs only.
+        data: handoff.payload.data as Immutable<TaskTransferData>,
+        priority: handoff.metadata.priority,
+        history: handoff.context.user_interaction_history,
+      });
+      switch (decision.kind) {
+        case 'escalate': {
+          const { to, data, action, instructions } = decision.handoff;
+          act.escalate(action, { to, data, instructions });
+          return;
+        }
+        case 'answer':
+          act.replyToUser(decision.reply);
+          act.complete(decision.summary);
+          return;
+        case 'identify':
+          act.replyToUser(decision.reply);
+      }
+    },
+  },
+});

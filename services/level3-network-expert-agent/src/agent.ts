@@ -1,0 +1,22 @@
+import { defineAgent } from '@baton/agent-sdk';
+import type { EscalationData, Immutable } from '@baton/protocol';
+import { diagnoseRootCause } from './diagnose-root-cause.js';
+
+export const LEVEL3_NETWORK_EXPERTS = 'level3_network_expert_agent_pool';
+
+/**
+ * Seed 000's level-3 network experts: the end of the escalation chain. They take escalations
+ * only, find the root cause, record its remedy in the ledger, tell the customer and complete.
+ */
+export const agent = defineAgent({
+  id: LEVEL3_NETWORK_EXPERTS,
+  handlers: {
+    ESCALATION(handoff, act) {
+      // The SDK calls this handler for ESCALATION handoffs only.
+      const diagnosis = diagnoseRootCause(handoff.payload.data as Immutable<EscalationData>);
+      act.recordEffect(diagnosis.effect, diagnosis.args);
+      act.replyToUser(diagnosis.reply);
+      act.complete(`Root cause: ${diagnosis.rootCause}. Remedy: ${diagnosis.effect}.`);
+    },
+  },
+});
