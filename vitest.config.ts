@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts'],
+          include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
         },
       },
       {

@@ -1,38 +1,82 @@
 /**
- * `npm start`: brings up Baton's infrastructure (Kafka and the schema registry) for a local run,
- * prints where to reach it, and holds it until Ctrl-C or SIGTERM, then stops what it started.
+ * `npm start`: Baton on this machine. Brings up Kafka and the schema registry (embedded local ones
+ * when KAFKA_BROKERS is unset), then the router and every agent as separate processes; prints
+ * where to publish and how to watch; on Ctrl-C or SIGTERM stops the services (they drain and
+ * commit) and then what it started.
  */
 import { provisionInfrastructure } from '@baton/local-infra';
-import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
+import { forgetConnection, saveConnection } from './lib/local-connection.js';
+import { discoverServices, startService, stopServices, type RunningService } from './lib/service-supervisor.js';
 
-function log(event: string, fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', event, ...fields })}\n`);
+function log(event: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(
+    `${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'baton-start', event, ...fields })}\n`,
+  );
 }
 
 const infrastructure = await provisionInfrastructure();
-try {
-  // Registering the wire schema up front proves the registry works and gives publishers its id.
-  const codec = await createHandoffCodec(new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl }));
-  log('baton.ready', {
-    kafkaBrokers: infrastructure.kafkaBrokers.join(','),
-    kafkaSource: infrastructure.source,
-    schemaRegistryUrl: infrastructure.schemaRegistryUrl,
-    registrySource: infrastructure.registrySource,
-    handoffSchemaId: codec.schemaId,
-  });
-  process.stderr.write(
-    `\nBaton is up. Kafka: ${infrastructure.kafkaBrokers.join(',')}  Schema registry: ${infrastructure.schemaRegistryUrl}\n` +
-      `Point your own clients at them with KAFKA_BROKERS and SCHEMA_REGISTRY_URL. Ctrl-C stops everything.\n\n`,
-  );
-} catch (error) {
-  await infrastructure.stop();
-  throw error;
+const topicPrefix = process.env.BATON_TOPIC_PREFIX ?? DEFAULT_TOPIC_PREFIX;
+const env = {
+  KAFKA_BROKERS: infrastructure.kafkaBrokers.join(','),
+  SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
+  BATON_TOPIC_PREFIX: topicPrefix,
+};
+const services: RunningService[] = [];
+let stopping: Promise<void> | undefined;
+
+async function stopAll(exitCode: number): Promise<never> {
+  stopping ??= (async () => {
+    log('baton.stopping');
+    await stopServices(services);
+    await forgetConnection();
+    await infrastructure.stop();
+    log('baton.stopped');
+  })();
+  await stopping;
+  process.exit(exitCode);
 }
 
-await new Promise<void>((resolve) => {
-  process.once('SIGINT', resolve);
-  process.once('SIGTERM', resolve);
-});
-log('baton.stopping', {});
-await infrastructure.stop();
-log('baton.stopped', {});
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+
+try {
+  const names = await discoverServices();
+  // The router first: it creates the agents' inboxes, so agents find them when they start.
+  const router = startService('router', env);
+  services.push(router);
+  await router.started;
+  services.push(...names.filter((name) => name !== 'router').map((name) => startService(name, env)));
+  const addresses = Object.fromEntries(
+    await Promise.all(services.map(async (service) => [service.name, await service.started] as const)),
+  );
+  for (const service of services) {
+    void service.exited.then((code) => {
+      if (!stopping) log('service.exited', { name: service.name, code });
+    });
+  }
+  await saveConnection({
+    ...env,
+    kafkaBrokers: infrastructure.kafkaBrokers,
+    schemaRegistryUrl: infrastructure.schemaRegistryUrl,
+    topicPrefix,
+    services: addresses,
+  });
+  const topics = topicNames(topicPrefix);
+  log('baton.ready', { kafkaSource: infrastructure.source, ...env, services: addresses });
+  process.stderr.write(
+    [
+      '',
+      `Baton is up: Kafka ${env.KAFKA_BROKERS}, schema registry ${env.SCHEMA_REGISTRY_URL}`,
+      `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
+      "  npm run samples    publishes the seeds' sample handoffs",
+      '  npm run watch      follows outcome events and replies to the user, decoded',
+      ...Object.entries(addresses).map(([name, address]) => `  ${name.padEnd(28)} ${address}/healthz /readyz /metrics`),
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+} catch (error) {
+  log('baton.start_failed', { error: (error as Error).message });
+  await stopAll(1);
+}

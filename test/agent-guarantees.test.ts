@@ -84,6 +84,7 @@ describe('an agent service as its own process', () => {
     await waitFor(() => ledger.records.length >= 300, { description: '300 handoffs processed', timeoutMs: 60_000 });
     // No chance to drain or commit: whatever was in flight must be redone, and only once.
     await agent.stop('SIGKILL');
+    expect(agent.child.signalCode).toBe('SIGKILL');
     const beforeRestart = ledger.records.length;
     await startAgent('probe-2');
     await publishing;

@@ -3,7 +3,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
 export interface ServiceProcess {
   readonly child: ChildProcess;
@@ -24,7 +23,8 @@ export function startServiceProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ServiceProcess> {
-  const child = spawn(TSX, [entry], {
+  // One process, not tsx's CLI wrapper: a SIGKILL must reach the service itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

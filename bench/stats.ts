@@ -1,0 +1,24 @@
+export interface LatencySummary {
+  count: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  throughputPerS: number;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
+}
+
+/** Latency percentiles, and throughput over the span from the first send to the last arrival. */
+export function summarise(latenciesMs: number[], firstSentAt: number, lastArrivedAt: number): LatencySummary {
+  const sorted = [...latenciesMs].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    p50Ms: percentile(sorted, 0.5),
+    p95Ms: percentile(sorted, 0.95),
+    p99Ms: percentile(sorted, 0.99),
+    throughputPerS: (sorted.length * 1000) / Math.max(1, lastArrivedAt - firstSentAt),
+  };
+}

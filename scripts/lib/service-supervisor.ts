@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Every folder of services/ with a src/main.ts is a service; nothing else needs to list them. */
+export async function discoverServices(): Promise<string[]> {
+  const names = await readdir(`${ROOT}services`);
+  const found: string[] = [];
+  for (const name of names.sort()) {
+    const entry = `${ROOT}services/${name}/src/main.ts`;
+    if (
+      await stat(entry).then(
+        () => true,
+        () => false,
+      )
+    )
+      found.push(name);
+  }
+  return found;
+}
+
+export interface RunningService {
+  name: string;
+  child: ChildProcess;
+  /** Resolves with the service's HTTP address once it logs `service.started`. */
+  started: Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `entry` as its own Node process (TypeScript through tsx's loader, so the pid is the
+ * service itself). With `echo`, its JSON log lines are passed through to stdout unchanged.
+ */
+export function startProcess(name: string, entry: string, env: Record<string, string>, echo = true): RunningService {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = new Promise<string>((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`${name} exited with code ${code} before it started`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (echo) process.stdout.write(`${line}\n`);
+      if (!line.includes('"service.started"')) return;
+      try {
+        resolve(String((JSON.parse(line) as { http?: unknown }).http));
+      } catch {
+        // Not JSON after all: keep waiting for the real start line.
+      }
+    });
+  });
+  return { name, child, started, exited };
+}
+
+/** Starts the service in services/<name>/src/main.ts. */
+export function startService(name: string, env: Record<string, string>): RunningService {
+  return startProcess(name, `services/${name}/src/main.ts`, env);
+}
+
+/** SIGTERM to each service (they drain and commit), then waits for every one to exit. */
+export async function stopServices(services: RunningService[]): Promise<void> {
+  for (const service of services) {
+    if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGTERM');
+  }
+  await Promise.all(services.map((service) => service.exited));
+}
