@@ -17,8 +17,18 @@ await consumer.run({
   // One record at a time, like Baton's consumer, so the ratio shows what Baton's guarantees cost.
   partitionsConsumedConcurrently: 4,
   eachMessage: async ({ message }) => {
-    await producer.send({ topic: to, messages: [{ key: message.key, value: message.value, headers: message.headers }] });
+    await producer.send({
+      topic: to,
+      messages: [{ key: message.key, value: message.value, headers: message.headers }],
+    });
   },
 });
 process.stdout.write(`${JSON.stringify({ event: 'service.started', http: 'none' })}\n`);
-process.once('SIGTERM', () => void consumer.disconnect().then(() => producer.disconnect()).then(() => process.exit(0)));
+process.once(
+  'SIGTERM',
+  () =>
+    void consumer
+      .disconnect()
+      .then(() => producer.disconnect())
+      .then(() => process.exit(0)),
+);

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BatonError } from '@baton/errors';
 import { createKafka } from './create-kafka.js';
 import { deadLetterTopic, processedIdsTopic } from './topics/topic-names.js';
 
@@ -41,9 +43,15 @@ export function consumerTopicSpecs(topic: string, options: ConsumerTopicsOptions
   ];
 }
 
+/** How long topics get to have a leader for every partition. */
+const TOPIC_READY_TIMEOUT_MS = 30_000;
+
 /**
- * Creates the topics that do not exist yet and waits until each partition has a leader, so a
- * producer can write at once. Resolves false when every topic already existed.
+ * Creates the topics that do not exist yet and waits until each partition of each topic has a
+ * leader, so a producer can write at once. Services starting together race to create the same
+ * topics; the loser's metadata may briefly answer "does not host this topic-partition", which
+ * kafkajs's own wait does not absorb (tulios/kafkajs#1222), so readiness is polled here.
+ * Resolves false when every topic already existed.
  */
 export async function createTopics(brokers: string[], topics: TopicSpec[]): Promise<boolean> {
   const admin = createKafka({ brokers, clientId: 'baton-create-topics' }).admin();
@@ -51,8 +59,28 @@ export async function createTopics(brokers: string[], topics: TopicSpec[]): Prom
   try {
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((spec) => !existing.has(spec.topic));
-    if (missing.length === 0) return false;
-    return await admin.createTopics({ topics: missing, waitForLeaders: true });
+    // kafkajs answers false, not an error, when another service created them first.
+    const created = missing.length > 0 && (await admin.createTopics({ topics: missing, waitForLeaders: false }));
+    const names = topics.map((spec) => spec.topic);
+    const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        const { topics: metadata } = await admin.fetchTopicMetadata({ topics: names });
+        const ready = metadata.every(
+          (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
+        );
+        if (ready && metadata.length === names.length) return created;
+      } catch (error) {
+        if (Date.now() >= deadline) throw error;
+      }
+      if (Date.now() >= deadline) {
+        throw new BatonError(
+          'KAFKA_UNAVAILABLE',
+          `topics ${names.join(', ')} have no leaders after ${TOPIC_READY_TIMEOUT_MS} ms`,
+        );
+      }
+      await sleep(100);
+    }
   } finally {
     await admin.disconnect();
   }

@@ -1,0 +1,48 @@
+import { defineAgent, type AgentDefinition } from '@baton/agent-sdk';
+import type { Immutable, ProvideInformationData, TaskTransferData } from '@baton/protocol';
+import { handleIssue } from './handle-issue.js';
+import { refundAnswer } from './refund-answer.js';
+import type { RefundPolicy } from './refund-policy.js';
+
+export const ISSUES_AND_REPAIRS_AGENT = 'issues_and_repairs_agent';
+
+/**
+ * Seed 002's issues and repairs agent. A refund is an `execute_refund` entry in the ledger,
+ * written exactly once with the handled message, whether executed at once or on a human's approval.
+ */
+export function issuesAndRepairsAgent(policy: RefundPolicy): AgentDefinition {
+  return defineAgent({
+    id: ISSUES_AND_REPAIRS_AGENT,
+    handlers: {
+      TASK_TRANSFER(handoff, act) {
+        // The SDK calls each handler with its own handoff_type only.
+        const decision = handleIssue(handoff.payload.data as Immutable<TaskTransferData>, policy);
+        switch (decision.kind) {
+          case 'hand-back':
+            act.handOff(decision.handoff);
+            return;
+          case 'approval':
+            act.handOff(decision.handoff);
+            act.replyToUser(decision.reply);
+            return;
+          case 'refund':
+            act.recordEffect('execute_refund', { ...decision.refund });
+            break;
+          case 'repair':
+            break;
+        }
+        act.replyToUser(decision.reply);
+        act.complete(decision.summary);
+      },
+      PROVIDE_INFORMATION(handoff, act) {
+        const decision = refundAnswer(
+          handoff.metadata.sender_id,
+          handoff.payload.data as Immutable<ProvideInformationData>,
+        );
+        if (decision.kind === 'refund') act.recordEffect('execute_refund', { ...decision.refund });
+        act.replyToUser(decision.reply);
+        act.complete(decision.summary);
+      },
+    },
+  });
+}

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { lookUpItem } from './look-up-item.js';
+
+describe('lookUpItem', () => {
+  it('gives the same description the same id in the seed’s form', () => {
+    expect(lookUpItem('shoes')).toBe('item_032136669');
+    expect(lookUpItem('  SHOES ')).toBe('item_032136669');
+  });
+
+  it('tells different descriptions apart', () => {
+    expect(lookUpItem('a pair of shoes')).toMatch(/^item_\d{9}$/);
+    expect(lookUpItem('a pair of shoes')).not.toBe(lookUpItem('shoes'));
+  });
+});

@@ -1,0 +1,26 @@
+import { defineAgent } from '@baton/agent-sdk';
+import type { Immutable, TaskTransferData } from '@baton/protocol';
+import { takeOrder } from './take-order.js';
+
+export const SALES_AGENT = 'sales_agent';
+
+/** Seed 002's sales agent: an order is an `execute_order` entry in the ledger, written exactly once. */
+export const agent = defineAgent({
+  id: SALES_AGENT,
+  handlers: {
+    TASK_TRANSFER(handoff, act) {
+      // The SDK calls each handler with its own handoff_type only.
+      const decision = takeOrder({
+        data: handoff.payload.data as Immutable<TaskTransferData>,
+        history: handoff.context.user_interaction_history,
+      });
+      if (decision.kind === 'hand-back') {
+        act.handOff(decision.handoff);
+        return;
+      }
+      if (decision.kind === 'order') act.recordEffect('execute_order', decision.order);
+      act.replyToUser(decision.reply);
+      act.complete(decision.summary);
+    },
+  },
+});

@@ -1,0 +1,41 @@
+import { defineAgent } from '@baton/agent-sdk';
+import type { Immutable, ProvideInformationData, TaskTransferData } from '@baton/protocol';
+import { relayHumanAnswer } from './relay-human-answer.js';
+import { triageRequest } from './triage-request.js';
+
+export const TRIAGE_AGENT = 'triage_agent';
+
+/**
+ * Seed 002's triage agent: where customers' requests start (the router's default), classified by
+ * keywords and handed to the agent that deals with them. It also relays the human agent's answer
+ * to an escalation it made.
+ */
+export const agent = defineAgent({
+  id: TRIAGE_AGENT,
+  handlers: {
+    TASK_TRANSFER(handoff, act) {
+      // The SDK calls each handler with its own handoff_type only.
+      const decision = triageRequest({
+        data: handoff.payload.data as Immutable<TaskTransferData>,
+        priority: handoff.metadata.priority,
+        history: handoff.context.user_interaction_history,
+      });
+      if (decision.kind === 'reply') {
+        act.replyToUser(decision.reply);
+        act.complete(decision.summary);
+        return;
+      }
+      if (decision.kind === 'transfer') {
+        act.handOff(decision.handoff);
+        return;
+      }
+      const { to, data, action, instructions } = decision.handoff;
+      act.escalate(action, { to, data, instructions });
+      if (decision.reply !== undefined) act.replyToUser(decision.reply);
+    },
+    PROVIDE_INFORMATION(handoff, act) {
+      act.replyToUser(relayHumanAnswer(handoff.payload.data as Immutable<ProvideInformationData>));
+      act.complete(`Relayed ${handoff.metadata.sender_id}'s answer to the customer.`);
+    },
+  },
+});
