@@ -51,7 +51,10 @@ const samples = [
   ],
   [
     'seed 002: a purchase',
-    userSays('I would like to buy a mesh wifi kit, what is the price?', { user_id: 'cust-1002', name: 'Bob Jones' }),
+    userSays('I would like to buy the RouterX-Pro mesh kit. What is the price?', {
+      user_id: 'cust-1002',
+      name: 'Bob Jones',
+    }),
   ],
 ] as const;
 

@@ -48,3 +48,4 @@ export type { ConsumerObserver } from './consumer/consumer-events.js';
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './consumer/backoff.js';
 // The client's types, so services can hold a client without importing kafkajs themselves.
 export type { Kafka, Producer, Consumer, Admin } from 'kafkajs';
+export { fetchEndOffsets } from './topics/end-offsets.js';

@@ -1,5 +1,5 @@
 import { BatonError } from '@baton/errors';
-import type { Consumer, Kafka } from '@baton/kafka';
+import { fetchEndOffsets, type Consumer, type Kafka } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import { parsePendingEntry } from './pending-record.js';
 import type { PendingTasks } from './pending-tasks.js';
@@ -66,19 +66,8 @@ export class PendingReader {
   }
 
   /** The end offset of each partition that has records, when called. */
-  private async endOffsets(): Promise<Map<number, bigint>> {
-    const admin = this.options.kafka.admin();
-    await admin.connect();
-    try {
-      const offsets = await admin.fetchTopicOffsets(this.options.topic);
-      return new Map(
-        offsets
-          .filter(({ high, low }) => BigInt(high) > BigInt(low))
-          .map(({ partition, high }) => [partition, BigInt(high)]),
-      );
-    } finally {
-      await admin.disconnect();
-    }
+  private endOffsets(): Promise<Map<number, bigint>> {
+    return fetchEndOffsets(this.options.kafka, this.options.topic);
   }
 
   /**
