@@ -105,6 +105,21 @@ describe('an agent service as its own process', () => {
     }
   }, 240_000);
 
+  it('shares an agent’s inbox between two instances, each handoff processed once', async () => {
+    const { topics, agent, publisher, ledger, startAgent } = await rig(6);
+    const second = await startAgent('probe-2');
+    const readyPartitions = (service: ServiceProcess) =>
+      new Set(service.logs.filter((line) => line.event === 'partition.ready').map((line) => line.partition));
+    const messages = Array.from({ length: 120 }, (_, seq) => probe(`shared-${seq % 12}`, { seq }));
+    for (const message of messages) await publisher.publish(topics.agentInbox(AGENT), message);
+    await waitFor(() => ledger.records.length === 120, { description: '120 effects', timeoutMs: 60_000 });
+    expect(new Set(entries(ledger).map((entry) => entry.message_id)).size).toBe(120);
+    const mine = readyPartitions(second);
+    expect(mine.size).toBeGreaterThan(0);
+    expect(mine.size).toBeLessThan(6);
+    expect(readyPartitions(agent).size).toBeGreaterThan(0);
+  });
+
   it('takes a handoff published three times once', async () => {
     const { topics, publisher, ledger } = await rig(3);
     const message = probe(uniqueName('task'), { seq: 1 });
