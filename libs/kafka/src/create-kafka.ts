@@ -21,7 +21,7 @@ export function createKafka(options: CreateKafkaOptions): Kafka {
     brokers: options.brokers,
     clientId: options.clientId,
     logLevel: toKafkajsLogLevel(options.logLevel ?? 'warn'),
-    logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr),
+    logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr, toKafkajsLogLevel(options.logLevel ?? 'warn')),
   });
 }
 

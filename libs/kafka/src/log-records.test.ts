@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { logLevel } from 'kafkajs';
-import { toKafkajsLogLevel, toLogRecord } from './log-records.js';
+import { sinkLogCreator, toKafkajsLogLevel, toLogRecord, type KafkaLogRecord } from './log-records.js';
 
 describe('toLogRecord', () => {
   test('keeps the extra fields kafkajs logs and names the level', () => {
@@ -46,4 +46,24 @@ test('every Baton log level maps to the kafkajs level of the same name', () => {
     toKafkajsLogLevel('info'),
     toKafkajsLogLevel('debug'),
   ]).toEqual([logLevel.NOTHING, logLevel.ERROR, logLevel.WARN, logLevel.INFO, logLevel.DEBUG]);
+});
+
+describe('sinkLogCreator', () => {
+  test('keeps concurrent-transaction retries out of error logs', () => {
+    const seen: KafkaLogRecord[] = [];
+    const log = sinkLogCreator((record) => seen.push(record))(logLevel.WARN);
+    const entry = (message: string) => ({
+      namespace: 'Producer',
+      level: logLevel.ERROR,
+      label: 'ERROR',
+      log: { timestamp: '2026-11-21T00:00:00.000Z', message },
+    });
+    log(
+      entry(
+        'Failed to send messages: The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing',
+      ),
+    );
+    log(entry('Connection error: connect ECONNREFUSED'));
+    expect(seen.map((record) => record.msg)).toEqual(['Connection error: connect ECONNREFUSED']);
+  });
 });

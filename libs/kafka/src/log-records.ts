@@ -42,8 +42,24 @@ export const writeJsonToStderr: KafkaLogSink = (record) => {
   process.stderr.write(`${JSON.stringify({ ...record, source: 'kafkajs' })}\n`);
 };
 
-export function sinkLogCreator(sink: KafkaLogSink): logCreator {
-  return () => (entry) => sink(toLogRecord(entry));
+/**
+ * Answers kafkajs logs as errors although they are a normal part of the protocol and retried at
+ * once: a transaction begun while the broker still writes the previous one's commit markers.
+ */
+const EXPECTED_RETRIES = ['another concurrent operation on the same transaction'];
+
+function isExpectedRetry(record: KafkaLogRecord): boolean {
+  const text = `${record.msg} ${typeof record.error === 'string' ? record.error : ''}`;
+  return EXPECTED_RETRIES.some((phrase) => text.includes(phrase));
+}
+
+/** kafkajs's logger, writing to `sink`; expected retries are logged at debug, not error. */
+export function sinkLogCreator(sink: KafkaLogSink, threshold: logLevel = logLevel.WARN): logCreator {
+  return () => (entry) => {
+    const record = toLogRecord(entry);
+    if (!isExpectedRetry(record)) sink(record);
+    else if (threshold >= logLevel.DEBUG) sink({ ...record, level: 'debug' });
+  };
 }
 
 function levelName(level: logLevel): KafkaLogRecord['level'] {
