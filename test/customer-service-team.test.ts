@@ -1,46 +1,27 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLedgerEntry, type LedgerEntry } from '@baton/agent-sdk';
-import { createKafka, topicNames, type TopicNames } from '@baton/kafka';
+import type { TopicNames } from '@baton/kafka';
 import {
   buildHandoff,
-  parseHandoffOutcome,
   type HandoffMessage,
   type HandoffOutcome,
   type Immutable,
   type JsonObject,
   type UserInteraction,
 } from '@baton/protocol';
-import { HandoffPublisher } from '@baton/runtime';
+import type { HandoffPublisher } from '@baton/runtime';
 import {
-  SchemaRegistryClient,
-  createHandoffCodec,
-  createOutcomeCodec,
-  type HandoffCodec,
-  type OutcomeCodec,
-} from '@baton/wire';
-import {
-  collectRecords,
-  startServiceProcess,
+  startBatonRig,
   uniqueName,
   waitFor,
+  type BatonRig,
   type RecordCollector,
   type ServiceProcess,
 } from './helpers/index.js';
 
-const brokers = inject('kafkaBrokers');
-const registryUrl = inject('schemaRegistryUrl');
-
 const TRIAGE = 'triage_agent';
 const SALES = 'sales_agent';
 const ISSUES = 'issues_and_repairs_agent';
-const HUMAN = 'human_agent';
-const ENTRIES = {
-  router: 'services/router/src/main.ts',
-  [TRIAGE]: 'services/triage-agent/src/main.ts',
-  [SALES]: 'services/sales-agent/src/main.ts',
-  [ISSUES]: 'services/issues-and-repairs-agent/src/main.ts',
-  [HUMAN]: 'services/human-agent/src/main.ts',
-};
 // A conversation crosses up to five processes and as many transactions.
 const FLOW_TIMEOUT_MS = 30_000;
 const CUSTOMER = { user_id: 'cust-7a568cf5', name: 'Wile E. Coyote' };
@@ -99,37 +80,18 @@ function answer(service: ServiceProcess, taskId: string, body: unknown): Promise
 }
 
 describe('the seed 002 customer service team, each agent its own process', () => {
+  let rig: BatonRig;
   let topics: TopicNames;
-  const processes: ServiceProcess[] = [];
   let human: ServiceProcess;
-  let codec: HandoffCodec;
-  let outcomeCodec: OutcomeCodec;
   let publisher: HandoffPublisher;
-  const collectors: RecordCollector[] = [];
   let issuesInbox: RecordCollector;
   let events: RecordCollector;
   let ledger: RecordCollector;
   let replies: RecordCollector;
 
-  const env = (name: string) => ({
-    KAFKA_BROKERS: brokers.join(','),
-    SCHEMA_REGISTRY_URL: registryUrl,
-    BATON_TOPIC_PREFIX: topics.prefix,
-    BATON_PARTITIONS: '3',
-    BATON_INSTANCE_ID: `team-test-${name}`,
-  });
+  const handoffs = (collector: RecordCollector, taskId: string) => rig.handoffs(collector, taskId);
 
-  const handoffs = (collector: RecordCollector, taskId: string): Promise<Immutable<HandoffMessage>[]> =>
-    Promise.all(
-      collector.records.filter((record) => record.key === taskId).map((record) => codec.decode(record.value as Buffer)),
-    );
-
-  const outcomes = (taskId: string): Promise<Immutable<HandoffOutcome>[]> =>
-    Promise.all(
-      events.records
-        .filter((record) => record.key === taskId)
-        .map(async (record) => parseHandoffOutcome(await outcomeCodec.decode(record.value as Buffer))),
-    );
+  const outcomes = (taskId: string) => rig.outcomes(events, taskId);
 
   const outcomeWhere = (taskId: string, description: string, match: (event: HandoffOutcome) => boolean) =>
     waitFor(async () => (await outcomes(taskId)).find(match), { description, timeoutMs: FLOW_TIMEOUT_MS });
@@ -163,36 +125,24 @@ describe('the seed 002 customer service team, each agent its own process', () =>
     });
 
   beforeAll(async () => {
-    topics = topicNames(uniqueName('team'));
-    // The router first: it creates the inbound topic and every inbox the agents read. Then one
-    // agent alone, to create the ledger and user-replies topics: agents creating the same new topic
-    // at once can fail, since kafkajs's waitForLeaders does not wait out the UNKNOWN_TOPIC_OR_PARTITION
-    // a just-created topic may answer (tulios/kafkajs#1222).
-    processes.push(await startServiceProcess(ENTRIES.router, env('router')));
-    processes.push(await startServiceProcess(ENTRIES[TRIAGE], env(TRIAGE)));
-    const agents = [SALES, ISSUES, HUMAN] as const;
-    processes.push(...(await Promise.all(agents.map((id) => startServiceProcess(ENTRIES[id], env(id))))));
-    human = processes.at(-1) as ServiceProcess;
-    const registry = new SchemaRegistryClient({ url: registryUrl });
-    codec = await createHandoffCodec(registry);
-    outcomeCodec = await createOutcomeCodec(registry);
-    publisher = new HandoffPublisher(createKafka({ brokers, clientId: uniqueName('team-test') }), codec);
-    for (const topic of [topics.agentInbox(ISSUES), topics.events, topics.ledger, topics.userReplies]) {
-      collectors.push(await collectRecords(brokers, topic));
-    }
-    [issuesInbox, events, ledger, replies] = collectors as [
-      RecordCollector,
-      RecordCollector,
-      RecordCollector,
-      RecordCollector,
-    ];
+    rig = await startBatonRig({
+      name: 'team',
+      agents: ['triage-agent', 'sales-agent', 'issues-and-repairs-agent', 'human-agent'],
+    });
+    ({ topics, publisher } = rig);
+    human = rig.services['human-agent'] as ServiceProcess;
+    issuesInbox = await rig.collect(topics.agentInbox(ISSUES));
+    events = await rig.collect(topics.events);
+    ledger = await rig.collect(topics.ledger);
+    replies = await rig.collect(topics.userReplies);
   });
 
   afterAll(async () => {
-    await publisher?.close();
-    await Promise.all(collectors.map((collector) => collector.stop()));
-    const exitCodes = await Promise.all(processes.map((service) => service.stop('SIGTERM')));
-    expect(exitCodes).toEqual(processes.map(() => 0));
+    const exitCodes = await rig?.stop();
+    expect(
+      Object.values(exitCodes).every((code) => code === 0),
+      JSON.stringify(exitCodes),
+    ).toBe(true);
   });
 
   it('refunds seed 002’s broken shoes once: triage, then issues and repairs, previous actions intact', async () => {
@@ -316,8 +266,7 @@ describe('the seed 002 customer service team, each agent its own process', () =>
     expect(effects(taskId, 'execute_refund')).toEqual([]);
 
     // A second instance reads the pending topic before it starts: the list is durable and shared.
-    const second = await startServiceProcess(ENTRIES[HUMAN], env('human-2'));
-    processes.push(second);
+    const second = await rig.addInstance('human-agent', 'human-agent-2');
     expect((await pendingAt(second)).filter((task) => task.task_id === taskId)).toEqual([pending]);
 
     const bad = await answer(second, taskId, { decision: 'YES' });

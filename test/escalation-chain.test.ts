@@ -1,45 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLedgerEntry, type LedgerEntry } from '@baton/agent-sdk';
-import { createKafka, topicNames, type TopicNames } from '@baton/kafka';
-import {
-  buildHandoff,
-  parseHandoffOutcome,
-  type HandoffMessage,
-  type HandoffOutcome,
-  type Immutable,
-} from '@baton/protocol';
-import { HandoffPublisher } from '@baton/runtime';
-import {
-  SchemaRegistryClient,
-  createHandoffCodec,
-  createOutcomeCodec,
-  type HandoffCodec,
-  type OutcomeCodec,
-} from '@baton/wire';
-import {
-  collectRecords,
-  startServiceProcess,
-  uniqueName,
-  waitFor,
-  type RecordCollector,
-  type ServiceProcess,
-} from './helpers/index.js';
+import type { TopicNames } from '@baton/kafka';
+import { buildHandoff, type HandoffMessage, type Immutable } from '@baton/protocol';
+import type { HandoffPublisher } from '@baton/runtime';
+import { startBatonRig, uniqueName, waitFor, type BatonRig, type RecordCollector } from './helpers/index.js';
 
 const require = createRequire(import.meta.url);
-const brokers = inject('kafkaBrokers');
-const registryUrl = inject('schemaRegistryUrl');
 
 const CUSTOMER_SERVICE = 'customer_service_agent';
 const TECHNICAL_SUPPORT = 'technical_support_agent_pool';
 const LEVEL3 = 'level3_network_expert_agent_pool';
-const ENTRIES = {
-  router: 'services/router/src/main.ts',
-  [CUSTOMER_SERVICE]: 'services/customer-service-agent/src/main.ts',
-  [TECHNICAL_SUPPORT]: 'services/technical-support-agent/src/main.ts',
-  [LEVEL3]: 'services/level3-network-expert-agent/src/main.ts',
-};
 // A chain crosses four processes and four transactions.
 const CHAIN_TIMEOUT_MS = 30_000;
 
@@ -52,34 +24,21 @@ function seedEscalation(): HandoffMessage {
 }
 
 describe('the seed 000 escalation chain, each agent its own process', () => {
+  let rig: BatonRig;
   let topics: TopicNames;
-  const processes: ServiceProcess[] = [];
-  let codec: HandoffCodec;
-  let outcomeCodec: OutcomeCodec;
-  let publisher: HandoffPublisher;
-  const collectors: RecordCollector[] = [];
   let supportInbox: RecordCollector;
   let level3Inbox: RecordCollector;
   let events: RecordCollector;
   let ledger: RecordCollector;
   let replies: RecordCollector;
+  let publisher: HandoffPublisher;
 
-  const handoffs = (collector: RecordCollector, taskId: string): Promise<Immutable<HandoffMessage>[]> =>
-    Promise.all(
-      collector.records.filter((record) => record.key === taskId).map((record) => codec.decode(record.value as Buffer)),
-    );
-
-  const outcomes = async (taskId: string): Promise<Immutable<HandoffOutcome>[]> => {
-    const mine = events.records.filter((record) => record.key === taskId);
-    return Promise.all(
-      mine.map(async (record) => parseHandoffOutcome(await outcomeCodec.decode(record.value as Buffer))),
-    );
-  };
+  const handoffs = (collector: RecordCollector, taskId: string) => rig.handoffs(collector, taskId);
 
   const outcomeOf = (message: Immutable<HandoffMessage>, agentId: string) =>
     waitFor(
       async () =>
-        (await outcomes(message.metadata.task_id)).find(
+        (await rig.outcomes(events, message.metadata.task_id)).find(
           (event) => event.message_id === message.metadata.message_id && event.agent_id === agentId,
         ),
       { description: `${agentId}'s outcome of ${message.metadata.message_id}`, timeoutMs: CHAIN_TIMEOUT_MS },
@@ -105,45 +64,21 @@ describe('the seed 000 escalation chain, each agent its own process', () => {
     });
 
   beforeAll(async () => {
-    topics = topicNames(uniqueName('chain'));
-    const env = (name: string) => ({
-      KAFKA_BROKERS: brokers.join(','),
-      SCHEMA_REGISTRY_URL: registryUrl,
-      BATON_TOPIC_PREFIX: topics.prefix,
-      BATON_PARTITIONS: '3',
-      BATON_INSTANCE_ID: `chain-test-${name}`,
+    rig = await startBatonRig({
+      name: 'chain',
+      agents: ['customer-service-agent', 'technical-support-agent', 'level3-network-expert-agent'],
     });
-    // The router first: it creates the inbound topic and every inbox the agents read.
-    processes.push(await startServiceProcess(ENTRIES.router, env('router')));
-    const agents = [CUSTOMER_SERVICE, TECHNICAL_SUPPORT, LEVEL3] as const;
-    processes.push(...(await Promise.all(agents.map((id) => startServiceProcess(ENTRIES[id], env(id))))));
-    const registry = new SchemaRegistryClient({ url: registryUrl });
-    codec = await createHandoffCodec(registry);
-    outcomeCodec = await createOutcomeCodec(registry);
-    publisher = new HandoffPublisher(createKafka({ brokers, clientId: uniqueName('chain-test') }), codec);
-    for (const topic of [
-      topics.agentInbox(TECHNICAL_SUPPORT),
-      topics.agentInbox(LEVEL3),
-      topics.events,
-      topics.ledger,
-      topics.userReplies,
-    ]) {
-      collectors.push(await collectRecords(brokers, topic));
-    }
-    [supportInbox, level3Inbox, events, ledger, replies] = collectors as [
-      RecordCollector,
-      RecordCollector,
-      RecordCollector,
-      RecordCollector,
-      RecordCollector,
-    ];
+    ({ topics, publisher } = rig);
+    supportInbox = await rig.collect(topics.agentInbox(TECHNICAL_SUPPORT));
+    level3Inbox = await rig.collect(topics.agentInbox(LEVEL3));
+    events = await rig.collect(topics.events);
+    ledger = await rig.collect(topics.ledger);
+    replies = await rig.collect(topics.userReplies);
   });
 
   afterAll(async () => {
-    await publisher?.close();
-    await Promise.all(collectors.map((collector) => collector.stop()));
-    const exitCodes = await Promise.all(processes.map((service) => service.stop('SIGTERM')));
-    expect(exitCodes).toEqual(processes.map(() => 0));
+    const exitCodes = await rig?.stop();
+    expect(Object.values(exitCodes)).toEqual([0, 0, 0, 0]);
   });
 
   it('escalates the seed’s escalation from technical support to the level-3 experts, previous actions intact', async () => {

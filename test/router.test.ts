@@ -3,28 +3,22 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createKafka, createProducer, topicNames, type TopicNames } from '@baton/kafka';
-import { buildHandoff, parseHandoffOutcome, type HandoffMessage } from '@baton/protocol';
-import { HandoffPublisher } from '@baton/runtime';
+import { createKafka, createProducer, type TopicNames } from '@baton/kafka';
+import { buildHandoff, type HandoffMessage } from '@baton/protocol';
+import type { HandoffPublisher } from '@baton/runtime';
+import type { HandoffCodec } from '@baton/wire';
 import {
-  SchemaRegistryClient,
-  createHandoffCodec,
-  createOutcomeCodec,
-  type HandoffCodec,
-  type OutcomeCodec,
-} from '@baton/wire';
-import {
-  collectRecords,
+  startBatonRig,
   startServiceProcess,
   uniqueName,
   waitFor,
+  type BatonRig,
   type RecordCollector,
   type ServiceProcess,
 } from './helpers/index.js';
 
 const require = createRequire(import.meta.url);
 const brokers = inject('kafkaBrokers');
-const registryUrl = inject('schemaRegistryUrl');
 const seed = (): HandoffMessage =>
   structuredClone(require('@baton/schemas/fixtures/seed-000-escalation-full.json')) as HandoffMessage;
 
@@ -38,48 +32,30 @@ rules:
 `;
 
 describe('the router as its own process', () => {
+  let rig: BatonRig;
   let topics: TopicNames;
   let router: ServiceProcess;
   let codec: HandoffCodec;
-  let outcomes: OutcomeCodec;
   let publisher: HandoffPublisher;
-  const collectors: RecordCollector[] = [];
   let support: RecordCollector;
   let sales: RecordCollector;
   let dlq: RecordCollector;
   let events: RecordCollector;
 
   beforeAll(async () => {
-    topics = topicNames(uniqueName('rt'));
     const dir = mkdtempSync(join(tmpdir(), 'baton-router-test-'));
     writeFileSync(join(dir, 'table.yaml'), TABLE);
-    router = await startServiceProcess('services/router/src/main.ts', {
-      KAFKA_BROKERS: brokers.join(','),
-      SCHEMA_REGISTRY_URL: registryUrl,
-      BATON_TOPIC_PREFIX: topics.prefix,
-      BATON_PARTITIONS: '3',
-      ROUTING_TABLE: join(dir, 'table.yaml'),
-      BATON_INSTANCE_ID: 'router-test-1',
-    });
-    const registry = new SchemaRegistryClient({ url: registryUrl });
-    codec = await createHandoffCodec(registry);
-    outcomes = await createOutcomeCodec(registry);
-    publisher = new HandoffPublisher(createKafka({ brokers, clientId: uniqueName('router-test') }), codec);
-    for (const topic of [
-      topics.agentInbox('technical_support_agent_pool'),
-      topics.agentInbox('sales_agent'),
-      `${topics.inbound}.dlq`,
-      topics.events,
-    ]) {
-      collectors.push(await collectRecords(brokers, topic));
-    }
-    [support, sales, dlq, events] = collectors as [RecordCollector, RecordCollector, RecordCollector, RecordCollector];
+    rig = await startBatonRig({ name: 'rt', agents: [], routerEnv: { ROUTING_TABLE: join(dir, 'table.yaml') } });
+    ({ topics, codec, publisher } = rig);
+    router = rig.services.router as ServiceProcess;
+    support = await rig.collect(topics.agentInbox('technical_support_agent_pool'));
+    sales = await rig.collect(topics.agentInbox('sales_agent'));
+    dlq = await rig.collect(`${topics.inbound}.dlq`);
+    events = await rig.collect(topics.events);
   });
 
   afterAll(async () => {
-    await publisher?.close();
-    await Promise.all(collectors.map((collector) => collector.stop()));
-    expect(await router?.stop('SIGTERM')).toBe(0);
+    expect(await rig?.stop()).toEqual({ router: 0 });
   });
 
   it('dispatches the seed escalation to its recipient, byte for byte, with the decision in the headers', async () => {
@@ -105,13 +81,10 @@ describe('the router as its own process', () => {
     });
     expect(await codec.decode(record.value as Buffer)).toStrictEqual(message);
     const event = await waitFor(
-      async () => {
-        for (const entry of events.records) {
-          const outcome = parseHandoffOutcome(await outcomes.decode(entry.value as Buffer));
-          if (outcome.message_id === message.metadata.message_id) return outcome;
-        }
-        return undefined;
-      },
+      async () =>
+        (await rig.outcomes(events, message.metadata.task_id)).find(
+          (outcome) => outcome.message_id === message.metadata.message_id,
+        ),
       { description: 'the ROUTED outcome event' },
     );
     expect(event).toMatchObject({
@@ -187,5 +160,33 @@ describe('the router as its own process', () => {
     expect(ready.status).toBe(200);
     const metrics = await (await fetch(`${router.address}/metrics`)).text();
     expect(metrics).toMatch(/baton_dead_letters_total\{[^}]*reason="NO_ROUTE"[^}]*\} 1/);
+  });
+});
+
+describe('the router’s start-up check of its routing table', () => {
+  it('refuses to start on an unreachable rule and names it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-router-table-'));
+    writeFileSync(
+      join(dir, 'table.yaml'),
+      `version: 1
+agents: [sales_agent, triage_agent]
+rules:
+  - id: everything
+    match: {}
+    target: triage_agent
+  - id: sales
+    match: { handoff_type: TASK_TRANSFER }
+    target: sales_agent
+`,
+    );
+    const started = startServiceProcess('services/router/src/main.ts', {
+      KAFKA_BROKERS: inject('kafkaBrokers').join(','),
+      SCHEMA_REGISTRY_URL: inject('schemaRegistryUrl'),
+      BATON_TOPIC_PREFIX: uniqueName('bad-table'),
+      ROUTING_TABLE: join(dir, 'table.yaml'),
+    });
+    await expect(started).rejects.toThrow(
+      /exited with 1 before starting[\s\S]*CONFIG_INVALID[\s\S]*rule 1 \(\\?"sales\\?"\)/,
+    );
   });
 });

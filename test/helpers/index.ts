@@ -3,3 +3,4 @@ export { uniqueName } from './unique-name.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { collectRecords, type CollectedRecord, type RecordCollector } from './record-collector.js';
 export { startServiceProcess, type ServiceProcess } from './service-process.js';
+export { startBatonRig, type BatonRig, type BatonRigOptions } from './baton-rig.js';
