@@ -32,3 +32,4 @@ export {
   type HandoffOutcome,
   type HandoffOutcomeKind,
 } from './events/handoff-outcome.js';
+export { nameBasedUuid, BATON_ID_NAMESPACE } from './builders/name-based-id.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { parseHandoff, type HandoffMessage } from '@baton/protocol';
+import { nameBasedUuid, parseHandoff, type HandoffMessage } from '@baton/protocol';
 import { MAX_NOTE_LENGTH, answerHandoff, parseOperatorAnswer } from './operator-answer.js';
 import { pendingEntryOf } from './pending-task.js';
 
@@ -36,6 +36,14 @@ describe('parseOperatorAnswer', () => {
 });
 
 describe('answerHandoff', () => {
+  it('gives every answer to one request the same message id, so a second answer is a duplicate', () => {
+    const entry = pendingEntryOf(approval, now());
+    const first = answerHandoff(entry, { decision: 'APPROVED' });
+    const second = answerHandoff(entry, { decision: 'DENIED', note: 'changed my mind' });
+    expect(first.metadata.message_id).toBe(second.metadata.message_id);
+    expect(first.metadata.message_id).toBe(nameBasedUuid(`answer:${approval.metadata.message_id}`));
+  });
+
   it('answers the asker in reply to its message, with the decision and the request decided', () => {
     const entry = pendingEntryOf(approval, now());
     const answer = answerHandoff(

@@ -1,5 +1,5 @@
 import { deriveHandoff } from '@baton/agent-sdk';
-import type { BuildOptions, JsonObject } from '@baton/protocol';
+import { nameBasedUuid, type BuildOptions, type JsonObject } from '@baton/protocol';
 import type { Handoff } from '@baton/runtime';
 import type { PendingEntry } from './pending-task.js';
 
@@ -37,7 +37,9 @@ export function parseOperatorAnswer(body: unknown): ParsedAnswer {
  * The PROVIDE_INFORMATION that carries an operator's answer back to the agent that asked: same
  * task and context, in_reply_to its message, and provided_info `{ decision, note?, request }`,
  * where request is the data of the handoff decided, so the asker acts on exactly what the
- * operator saw without keeping state of its own.
+ * operator saw without keeping state of its own. Its message_id derives from the request's, so
+ * two instances answering the same request at once publish one message id twice, and the
+ * asker's deduplication acts on the first answer only (one refund, not two).
  */
 export function answerHandoff(entry: PendingEntry, answer: OperatorAnswer, options: BuildOptions = {}): Handoff {
   const { handoff } = entry;
@@ -62,6 +64,6 @@ export function answerHandoff(entry: PendingEntry, answer: OperatorAnswer, optio
       },
       workflow_state: `HUMAN_${answer.decision}`,
     },
-    options,
+    { newId: () => nameBasedUuid(`answer:${handoff.metadata.message_id}`), ...options },
   );
 }
