@@ -24,6 +24,8 @@ interface TestMessage {
   seq: number;
   /** How many attempts fail transiently before one succeeds; -1 fails forever. */
   failures?: number;
+  /** How many attempts fail as if the platform were down (REGISTRY_UNAVAILABLE). */
+  outages?: number;
   retries?: number;
 }
 
@@ -48,6 +50,7 @@ async function setUp(partitions = 1): Promise<Setup> {
   await producer.connect();
   cleanups.push(() => producer.disconnect());
   const handled: { id: string; attempt: number }[] = [];
+  const outagesSeen = new Map<string, number>();
   const processor: MessageProcessor<TestMessage> = {
     async decode(record) {
       try {
@@ -59,6 +62,11 @@ async function setUp(partitions = 1): Promise<Setup> {
     },
     async process(message, { attempt }) {
       handled.push({ id: message.value.id, attempt });
+      const outages = (outagesSeen.get(message.value.id) ?? 0) + 1;
+      outagesSeen.set(message.value.id, outages);
+      if (outages <= (message.value.outages ?? 0)) {
+        throw new BatonError('REGISTRY_UNAVAILABLE', `registry down (${outages})`);
+      }
       const failures = message.value.failures ?? 0;
       if (failures === -1 || attempt <= failures)
         throw new Error(`transient failure ${attempt} of ${message.value.id}`);
@@ -168,6 +176,15 @@ describe('ExactlyOnceConsumer against a real broker', () => {
       'baton.dlq.attempts': '3',
       'baton.dlq.consumer.group': `${setup.topic}.group`,
     });
+  });
+
+  it('waits out a platform outage without spending the message’s retries', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish([{ id: 'patient', task: 't-1', seq: 1, retries: 0, outages: 4 }]);
+    await waitFor(() => out.records.length === 1, { description: 'the output after the outage' });
+    expect(setup.handled).toEqual([1, 1, 1, 1, 1].map((attempt) => ({ id: 'patient', attempt })));
   });
 
   it('follows the message’s own retry limit', async () => {

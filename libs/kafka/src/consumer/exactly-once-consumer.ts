@@ -67,6 +67,8 @@ export class ExactlyOnceConsumer<T> {
     await this.processedIds.start();
     await this.consumer.connect();
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      // Also after kafkajs restarted the consumer following a crash: it is taking work again.
+      this.running = true;
       const assigned = new Set(payload.memberAssignment[this.options.topic] ?? []);
       for (const partition of [...this.workers.keys()]) {
         if (!assigned.has(partition)) void this.dropWorker(partition, 'partition revoked in a rebalance');

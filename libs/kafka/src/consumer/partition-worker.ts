@@ -27,6 +27,12 @@ export interface PartitionWorkerSettings<T> {
 /** Records without a key share one ordering lane. */
 const NO_KEY = '\u0000no-key';
 
+/**
+ * Failures of the platform, not of the message: they are retried for as long as they last
+ * (with backoff) and do not use up the message's own retry_count.
+ */
+const INFRASTRUCTURE_CODES = new Set(['KAFKA_UNAVAILABLE', 'REGISTRY_UNAVAILABLE']);
+
 // Kafka's answers when a newer owner of the transactional id has taken over.
 const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
 
@@ -121,6 +127,10 @@ export class PartitionWorker<T> {
     } catch (thrown) {
       if (this.isFenced(thrown)) return;
       const error = asBatonError(thrown);
+      if (INFRASTRUCTURE_CODES.has(error.code)) {
+        this.scheduleRetry(record, error, attempt, attempt);
+        return;
+      }
       const retryLimit = message?.retryLimit ?? this.settings.defaultRetryLimit;
       if (error.retriable && attempt <= retryLimit) {
         this.scheduleRetry(record, error, attempt);
@@ -138,14 +148,15 @@ export class PartitionWorker<T> {
     await this.releaseHeld(record);
   }
 
-  private scheduleRetry(record: ConsumedRecord, error: BatonError, attempt: number): void {
+  /** Retries `record` after a backoff; `nextAttempt` stays `attempt` when the failure was not the message's. */
+  private scheduleRetry(record: ConsumedRecord, error: BatonError, attempt: number, nextAttempt = attempt + 1): void {
     const key = record.key ?? NO_KEY;
     this.gate.block(key);
     const delayMs = backoffDelayMs(this.settings.backoff, attempt);
     this.settings.observer.retryScheduled?.({ record, error, attempt, delayMs });
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.enqueue(() => this.attempt(record, attempt + 1)).catch(() => undefined);
+      void this.enqueue(() => this.attempt(record, nextAttempt)).catch(() => undefined);
     }, delayMs);
     this.timers.add(timer);
   }
@@ -194,7 +205,7 @@ export class PartitionWorker<T> {
     } catch (thrown) {
       if (this.isFenced(thrown)) return false;
       // The dead-letter topic itself cannot be written: retry the whole message later rather than lose it.
-      this.scheduleRetry(record, asBatonError(thrown), attempts);
+      this.scheduleRetry(record, asBatonError(thrown), attempts, attempts);
       return false;
     }
     this.settings.observer.deadLettered?.({ record, error, attempts, deadLetterTopic });
@@ -236,10 +247,15 @@ export class PartitionWorker<T> {
   }
 
   private isFenced(error: unknown): boolean {
-    const cause = isBatonError(error) ? error.cause : error;
-    const type = (cause as { type?: string } | undefined)?.type;
-    if (type === undefined || !FENCED.has(type)) return false;
-    void this.stop(`fenced: ${type}`);
-    return true;
+    // kafkajs wraps the broker's answer in retry errors; the protocol error is down the cause chain.
+    for (let current: unknown = error; current !== undefined && current !== null;) {
+      const { type, cause } = current as { type?: string; cause?: unknown };
+      if (type !== undefined && FENCED.has(type)) {
+        void this.stop(`fenced: ${type}`);
+        return true;
+      }
+      current = cause === current ? undefined : cause;
+    }
+    return false;
   }
 }
