@@ -15,7 +15,7 @@ await consumer.connect();
 await consumer.subscribe({ topic: from, fromBeginning: true });
 await consumer.run({
   // One record at a time, like Baton's consumer, so the ratio shows what Baton's guarantees cost.
-  partitionsConsumedConcurrently: 4,
+  partitionsConsumedConcurrently: 16,
   eachMessage: async ({ message }) => {
     await producer.send({
       topic: to,

@@ -19,7 +19,7 @@ export interface ExactlyOnceConsumerOptions<T> {
   defaultRetryLimit?: number;
   /** @default 200 ms doubling to 30 s */
   backoff?: BackoffPolicy;
-  /** Partitions processed at the same time by this instance. @default 4 */
+  /** Partitions processed at the same time by this instance. @default 16 */
   partitionsConsumedConcurrently?: number;
   /** @default 30 s */
   sessionTimeoutMs?: number;
@@ -80,7 +80,7 @@ export class ExactlyOnceConsumer<T> {
     await this.consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 16,
       eachMessage: async ({ topic, partition, message }) => {
         const worker = await this.worker(partition);
         const record: ConsumedRecord = {
