@@ -23,6 +23,8 @@ export interface ExactlyOnceConsumerOptions<T> {
   partitionsConsumedConcurrently?: number;
   /** @default 30 s */
   sessionTimeoutMs?: number;
+  /** How long processed ids are remembered; match the `.processed` topic's retention. @default 7 days */
+  dedupeRetentionMs?: number;
   /** How long a new partition owner may take to read the processed ids. @default 60 s */
   catchUpTimeoutMs?: number;
   observer?: ConsumerObserver;
@@ -55,6 +57,7 @@ export class ExactlyOnceConsumer<T> {
       options.kafka,
       processedIdsTopic(options.topic),
       `${options.groupId}.processed-reader.${options.instanceId}`,
+      options.dedupeRetentionMs,
     );
   }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka, Producer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
+import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
+import { ExpiringIdSet } from './expiring-id-set.js';
 
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
@@ -13,7 +15,7 @@ const BARRIER_KEY = '__baton.barrier__';
  * producer and waits to read it back, after which it knows every id committed before.
  */
 export class ProcessedIds {
-  private readonly ids = new Map<number, Set<string>>();
+  private readonly ids = new Map<number, ExpiringIdSet>();
   private readonly barriers = new Map<string, () => void>();
   private readonly consumer: Consumer;
   private started = false;
@@ -22,6 +24,8 @@ export class ProcessedIds {
     kafka: Kafka,
     readonly topic: string,
     readerGroupId: string,
+    /** As long as the topic keeps markers; older ids are forgotten. */
+    private readonly retentionMs: number = DEFAULT_DEDUPE_RETENTION_MS,
   ) {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
     this.consumer = kafka.consumer({ groupId: readerGroupId, maxWaitTimeInMs: 100 });
@@ -41,7 +45,7 @@ export class ProcessedIds {
           this.barriers.delete(barrier);
           return;
         }
-        this.add(partition, key);
+        this.add(partition, key, Number(message.timestamp));
       },
     });
     this.started = true;
@@ -51,10 +55,10 @@ export class ProcessedIds {
     return this.ids.get(partition)?.has(messageId) ?? false;
   }
 
-  add(partition: number, messageId: string): void {
+  add(partition: number, messageId: string, atMs: number = Date.now()): void {
     let set = this.ids.get(partition);
-    if (!set) this.ids.set(partition, (set = new Set()));
-    set.add(messageId);
+    if (!set) this.ids.set(partition, (set = new ExpiringIdSet(this.retentionMs)));
+    set.add(messageId, atMs);
   }
 
   /** The marker record for `messageId`, to send in the message's transaction. */

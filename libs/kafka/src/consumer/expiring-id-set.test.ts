@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ExpiringIdSet } from './expiring-id-set.js';
+
+describe('ExpiringIdSet', () => {
+  it('remembers ids within the retention and forgets older ones as newer arrive', () => {
+    const ids = new ExpiringIdSet(1_000);
+    ids.add('a', 0);
+    ids.add('b', 500);
+    expect(ids.has('a')).toBe(true);
+    ids.add('c', 1_200);
+    expect(ids.has('a')).toBe(false);
+    expect(ids.has('b')).toBe(true);
+    expect(ids.size).toBe(2);
+  });
+
+  it('keeps an id seen again for another full retention', () => {
+    const ids = new ExpiringIdSet(1_000);
+    ids.add('a', 0);
+    ids.add('b', 100);
+    ids.add('a', 900);
+    ids.add('c', 1_500);
+    expect(ids.has('b')).toBe(false);
+    expect(ids.has('a')).toBe(true);
+  });
+});
