@@ -6,6 +6,7 @@ import {
   createKafka,
   createProducer,
   createTopics,
+  REPLAY_HEADERS,
   type MessageProcessor,
   type OutputRecord,
 } from '@baton/kafka';
@@ -33,7 +34,7 @@ interface Setup {
   topic: string;
   output: string;
   handled: { id: string; attempt: number }[];
-  publish(messages: (TestMessage | Buffer)[]): Promise<void>;
+  publish(messages: (TestMessage | Buffer)[], headers?: Record<string, string>): Promise<void>;
   startConsumer(instanceId?: string): Promise<ExactlyOnceConsumer<TestMessage>>;
   collect(topic: string): Promise<RecordCollector>;
 }
@@ -78,13 +79,13 @@ async function setUp(partitions = 1): Promise<Setup> {
     topic,
     output,
     handled,
-    async publish(messages) {
+    async publish(messages, headers) {
       await producer.send({
         topic,
         messages: messages.map((message) =>
           Buffer.isBuffer(message)
             ? { key: 'broken', value: message, headers: { origin: 'test' } }
-            : { key: message.task, value: JSON.stringify(message) },
+            : { key: message.task, value: JSON.stringify(message), headers },
         ),
       });
     },
@@ -213,6 +214,28 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     expect(order.indexOf('b2')).toBeLessThan(order.indexOf('a1'));
     expect(setup.handled.filter((entry) => entry.id === 'a2')).toEqual([{ id: 'a2', attempt: 1 }]);
     await waitFor(async () => (await committedOffset(setup.topic)) === '4', { description: 'offset 4 committed' });
+  });
+
+  it('skips a redelivery of a message it dead-lettered, processes it again as a replay, and only once', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    const dlq = await setup.collect(`${setup.topic}.dlq`);
+    await setup.startConsumer();
+    await setup.publish([{ id: 'r-1', task: 't-1', seq: 1, failures: -1, retries: 0 }]);
+    await waitFor(() => dlq.records.length === 1, { description: 'dead letter' });
+    // The same message delivered again, the cause now gone: still a duplicate of the dead letter.
+    await setup.publish([
+      { id: 'r-1', task: 't-1', seq: 1 },
+      { id: 'after-redelivery', task: 't-1', seq: 2 },
+    ]);
+    await waitFor(() => out.records.length === 1, { description: 'the marker after the redelivery' });
+    const replay = { [REPLAY_HEADERS.id]: 'replay-1', [REPLAY_HEADERS.actor]: 'ops' };
+    await setup.publish([{ id: 'r-1', task: 't-1', seq: 1 }], replay);
+    await setup.publish([{ id: 'r-1', task: 't-1', seq: 1 }], { ...replay, [REPLAY_HEADERS.id]: 'replay-2' });
+    await setup.publish([{ id: 'after-replays', task: 't-1', seq: 3 }]);
+    await waitFor(() => out.records.length === 3, { description: 'the replay and the last marker' });
+    expect(values(out)).toEqual(['after-redelivery', 'r-1', 'after-replays']);
+    expect(setup.handled.map((entry) => entry.id)).toEqual(['r-1', 'after-redelivery', 'r-1', 'after-replays']);
   });
 
   it('dead-letters bytes it cannot decode with the original value and headers, and keeps running', async () => {

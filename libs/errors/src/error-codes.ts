@@ -82,6 +82,46 @@ export const ERROR_CATALOGUE = {
     retriable: false,
     summary: 'A local broker or registry process exited or did not become ready in time.',
   },
+  REQUEST_INVALID: {
+    retriable: false,
+    summary: "An HTTP request breaks its route's schema (body, query or path); `issues` lists every finding.",
+  },
+  UNAUTHENTICATED: {
+    retriable: false,
+    summary: 'An HTTP request to the gateway carries no credential, or one that is not configured.',
+  },
+  FORBIDDEN: {
+    retriable: false,
+    summary: 'The credential is valid but lacks the role the route needs (publisher to publish, operator to replay).',
+  },
+  TASK_NOT_FOUND: {
+    retriable: false,
+    summary: 'No event of the task has been published to the events topic.',
+  },
+  DEAD_LETTER_NOT_FOUND: {
+    retriable: false,
+    summary: 'No dead-letter topic, or no record at that partition and offset in it.',
+  },
+  REPLAY_TARGET_NOT_ALLOWED: {
+    retriable: false,
+    summary: 'A replay names a target topic that is neither the source topic nor in the allowed list.',
+  },
+  REPLAY_JOB_NOT_FOUND: {
+    retriable: false,
+    summary: 'No replay job with that id on this gateway instance.',
+  },
+  REPLAY_STATE_CONFLICT: {
+    retriable: false,
+    summary: 'A replay job cannot make that move from its state (start a running job, resume a stopped one).',
+  },
+  PENDING_TASK_NOT_FOUND: {
+    retriable: false,
+    summary: 'The human agent has no open question for that task.',
+  },
+  ANSWER_INVALID: {
+    retriable: false,
+    summary: "An operator's answer to the human agent is malformed (decision must be APPROVED or DENIED).",
+  },
 } as const satisfies Record<string, { retriable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -36,6 +36,7 @@ export {
   readDeadLetterFacts,
   type DeadLetterFacts,
 } from './headers/dead-letter-headers.js';
+export { REPLAY_HEADERS, isReplay } from './headers/replay-headers.js';
 export { ExactlyOnceConsumer, type ExactlyOnceConsumerOptions } from './consumer/exactly-once-consumer.js';
 export type { ConsumedRecord, OutputRecord } from './consumer/consumed-record.js';
 export type {
@@ -44,8 +45,24 @@ export type {
   ProcessingContext,
   DeadLetterContext,
 } from './consumer/message-processor.js';
-export type { ConsumerObserver } from './consumer/consumer-events.js';
+export type { ConsumerObserver, MessageLabels } from './consumer/consumer-events.js';
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './consumer/backoff.js';
 // The client's types, so services can hold a client without importing kafkajs themselves.
 export type { Kafka, Producer, Consumer, Admin } from 'kafkajs';
 export { fetchEndOffsets } from './topics/end-offsets.js';
+export {
+  consumerLag,
+  fetchConsumerLag,
+  ConsumerLagReader,
+  type CommittedOffset,
+  type PartitionLag,
+  type PartitionWatermarks,
+} from './topics/consumer-lag.js';
+export { TopicReader, type TopicReaderOptions } from './reading/topic-reader.js';
+export {
+  describeConsumerGroups,
+  listTopicNames,
+  type ConsumerGroupStatus,
+  type GroupMember,
+} from './admin/consumer-groups.js';
+export { TransactionalSender, type SentRecord } from './transactional-sender.js';

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import {
+  ConsumerLagReader,
   ExactlyOnceConsumer,
   consumerTopicSpecs,
   createKafka,
   createTopics,
   topicNames,
+  type ConsumedRecord,
   type ConsumerObserver,
   type Kafka,
   type TopicNames,
@@ -20,7 +23,7 @@ import { buildHealthApp } from './health-app.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { consumerMetrics, createServiceMetrics, registerConsumerLag } from './metrics.js';
 import type { ServiceConfig } from './service-config.js';
 
 /** What a service's own logic is given. */
@@ -31,6 +34,8 @@ export interface HandoffServiceContext {
   outcomeCodec: OutcomeCodec;
   logger: Logger;
   kafka: Kafka;
+  /** The registry /metrics serves: a service registers its own metrics here. */
+  metrics: Registry;
 }
 
 export interface HandoffServiceDefinition {
@@ -47,6 +52,11 @@ export interface HandoffServiceDefinition {
   createProcessor(context: HandoffServiceContext): Omit<HandoffProcessorOptions, 'codec'>;
   /** Routes a service adds to its HTTP app (a human agent's pending tasks, say). */
   registerRoutes?(app: FastifyInstance, context: HandoffServiceContext): void;
+  /**
+   * What the service wants to hear of its consumer, besides the chassis's logs and metrics: e.g. to
+   * count its own metrics (registered on `context.metrics`) once a message's outputs are committed.
+   */
+  observer?(context: HandoffServiceContext): ConsumerObserver;
 }
 
 /**
@@ -61,6 +71,7 @@ export class HandoffService {
     readonly app: FastifyInstance,
     readonly context: HandoffServiceContext,
     private readonly consumer: ExactlyOnceConsumer<Handoff>,
+    private readonly lag: ConsumerLagReader,
   ) {}
 
   static async start(definition: HandoffServiceDefinition, config: Readonly<ServiceConfig>): Promise<HandoffService> {
@@ -69,15 +80,17 @@ export class HandoffService {
     const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
     const registry = new SchemaRegistryClient({ url: config.schemaRegistryUrl });
     const [codec, outcomeCodec] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
-    const context: HandoffServiceContext = { config, topics, codec, outcomeCodec, logger, kafka };
+    const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
+    const context: HandoffServiceContext = { config, topics, codec, outcomeCodec, logger, kafka, metrics };
     const source = definition.sourceTopic(topics);
     const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
     await createTopics(config.kafkaBrokers, [
       ...consumerTopicSpecs(source, sizing),
       ...definition.outputTopics(topics).map((topic) => ({ topic, ...sizing })),
     ]);
-    const metrics = createMetrics(definition.name);
     const groupId = definition.groupId(topics);
+    const lag = new ConsumerLagReader(kafka, groupId, source);
+    registerConsumerLag(metrics, { topic: source, read: () => lag.read() });
     const consumer = new ExactlyOnceConsumer<Handoff>({
       kafka,
       groupId,
@@ -85,11 +98,14 @@ export class HandoffService {
       instanceId: config.instanceId,
       defaultRetryLimit: config.defaultRetryLimit,
       processor: handoffProcessor({ codec, ...definition.createProcessor(context) }),
-      observer: loggingObserver(logger, metrics.observer),
+      observer: combineObservers(
+        [loggingObserver(logger), consumerMetrics(metrics), definition.observer?.(context) ?? {}],
+        logger,
+      ),
     });
-    const app = buildHealthApp({ isReady: () => consumer.isRunning, registry: metrics.registry });
+    const app = buildHealthApp({ isReady: () => consumer.isRunning, registry: metrics });
     definition.registerRoutes?.(app, context);
-    const service = new HandoffService(app, context, consumer);
+    const service = new HandoffService(app, context, consumer, lag);
     await app.listen({ port: config.httpPort, host: config.httpHost });
     await consumer.start();
     logger.info({ event: 'service.started', source, group: groupId, http: service.address() }, 'started');
@@ -108,6 +124,8 @@ export class HandoffService {
     this.closing ??= (async () => {
       this.context.logger.info({ event: 'service.stopping' }, 'stopping');
       await this.consumer.close();
+      // Only metrics read through it: a failed disconnect must not fail the drain.
+      await this.lag.close().catch(() => undefined);
       await this.app.close();
       this.context.logger.info({ event: 'service.stopped' }, 'stopped');
     })();
@@ -115,60 +133,92 @@ export class HandoffService {
   }
 }
 
-/** Logs what the consumer reports, passing each event on to the metrics observer too. */
-function loggingObserver(logger: Logger, metrics: ConsumerObserver): ConsumerObserver {
+/** The ids every log line about a consumed record carries; null where the record has none. */
+function recordIds(record: ConsumedRecord, messageId: string | undefined): Record<string, string | null> {
   return {
-    processed: (event) => {
-      metrics.processed?.(event);
+    task_id: record.key,
+    message_id: messageId ?? record.headers.ce_id ?? null,
+    correlation_id: record.headers.correlation_id ?? null,
+  };
+}
+
+/** Logs what the consumer reports. */
+function loggingObserver(logger: Logger): ConsumerObserver {
+  return {
+    processed: (event) =>
       logger.debug(
         {
           event: 'message.processed',
-          task_id: event.record.key,
-          message_id: event.messageId,
+          ...recordIds(event.record, event.messageId),
+          handoff_type: event.labels.handoff_type,
           attempt: event.attempt,
           duration_ms: event.durationMs,
+          outputs: event.outputs.length,
         },
         'processed',
-      );
-    },
-    duplicate: (event) => {
-      metrics.duplicate?.(event);
-      logger.info(
-        { event: 'message.duplicate', task_id: event.record.key, message_id: event.messageId },
-        'duplicate skipped',
-      );
-    },
-    retryScheduled: (event) => {
-      metrics.retryScheduled?.(event);
+      ),
+    duplicate: (event) =>
+      logger.info({ event: 'message.duplicate', ...recordIds(event.record, event.messageId) }, 'duplicate skipped'),
+    retryScheduled: (event) =>
       logger.warn(
         {
           event: 'message.retry',
-          task_id: event.record.key,
-          message_id: event.record.headers.ce_id,
+          ...recordIds(event.record, event.messageId),
           attempt: event.attempt,
           delay_ms: event.delayMs,
           code: event.error.code,
           err: event.error.message,
         },
         'retry scheduled',
-      );
-    },
-    deadLettered: (event) => {
-      metrics.deadLettered?.(event);
+      ),
+    deadLettered: (event) =>
       logger.warn(
         {
           event: 'message.dead_lettered',
-          task_id: event.record.key,
-          message_id: event.record.headers.ce_id,
+          ...recordIds(event.record, event.messageId),
           code: event.error.code,
           attempts: event.attempts,
           topic: event.deadLetterTopic,
           err: event.error.message,
         },
         'dead-lettered',
-      );
-    },
+      ),
     partitionReady: (event) => logger.info({ event: 'partition.ready', ...event }, 'partition ready'),
     partitionStopped: (event) => logger.info({ event: 'partition.stopped', ...event }, 'partition stopped'),
   };
+}
+
+const OBSERVER_EVENTS = [
+  'processed',
+  'duplicate',
+  'retryScheduled',
+  'deadLettered',
+  'partitionStopped',
+  'partitionReady',
+] as const satisfies readonly (keyof ConsumerObserver)[];
+
+/**
+ * One observer that tells each of `observers` in turn. The consumer calls observers inside its
+ * processing, so a throwing one is logged and passed over rather than taken for a failed message.
+ */
+export function combineObservers(observers: readonly ConsumerObserver[], logger: Logger): ConsumerObserver {
+  type Callback = (event: unknown) => void;
+  const combined: Partial<Record<(typeof OBSERVER_EVENTS)[number], Callback>> = {};
+  for (const name of OBSERVER_EVENTS) {
+    const callbacks = observers.flatMap((observer) => {
+      const callback = observer[name] as Callback | undefined;
+      return callback === undefined ? [] : [callback.bind(observer)];
+    });
+    if (callbacks.length === 0) continue;
+    combined[name] = (event) => {
+      for (const callback of callbacks) {
+        try {
+          callback(event);
+        } catch (error) {
+          logger.error({ event: 'observer.failed', callback: name, err: error }, 'a consumer observer threw');
+        }
+      }
+    };
+  }
+  return combined as ConsumerObserver;
 }

@@ -13,6 +13,12 @@ export interface HealthAppOptions {
  */
 export function buildHealthApp(options: HealthAppOptions): FastifyInstance {
   const app = Fastify({ logger: false });
+  registerHealthRoutes(app, options);
+  return app;
+}
+
+/** The same three routes on an app a service builds itself. */
+export function registerHealthRoutes(app: FastifyInstance, options: HealthAppOptions): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const ready = options.isReady();
@@ -21,5 +27,4 @@ export function buildHealthApp(options: HealthAppOptions): FastifyInstance {
   app.get('/metrics', async (_request, reply) =>
     reply.header('content-type', options.registry.contentType).send(await options.registry.metrics()),
   );
-  return app;
 }

@@ -1,10 +1,35 @@
-export { HandoffService, type HandoffServiceDefinition, type HandoffServiceContext } from './handoff-service.js';
+export {
+  HandoffService,
+  combineObservers,
+  type HandoffServiceDefinition,
+  type HandoffServiceContext,
+} from './handoff-service.js';
 export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
 export { outcomeRecord, type OutcomeFacts } from './outcome-record.js';
 export { loadServiceConfig, type ServiceConfig } from './service-config.js';
-export { createLogger, messageLogger, type Logger } from './logger.js';
-export { createMetrics, METRIC_NAMES } from './metrics.js';
-export { buildHealthApp, type HealthAppOptions } from './health-app.js';
+export { createLogger, messageLogger, redactPersonalData, type Logger } from './logger.js';
+export {
+  createServiceMetrics,
+  consumerMetrics,
+  eventLabels,
+  registerConsumerLag,
+  registerSchemaRegistryUp,
+  METRIC_NAMES,
+  type ConsumerLagOptions,
+  type ScrapeProbeOptions,
+  type ServiceMetricsOptions,
+} from './metrics.js';
+// prom-client's metric types, so a service registers its own metrics without depending on it.
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export {
+  handoffLabels,
+  issueCategoryOf,
+  BoundedLabelValues,
+  NO_ISSUE_CATEGORY,
+  type HandoffLabels,
+} from './handoff-labels.js';
+export { cachedProbe, type CachedProbeOptions } from './cached-probe.js';
+export { buildHealthApp, registerHealthRoutes, type HealthAppOptions } from './health-app.js';
 export { runUntilSignalled } from './run-until-signalled.js';

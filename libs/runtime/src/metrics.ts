@@ -1,60 +1,166 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ConsumerObserver, ConsumedRecord } from '@baton/kafka';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
+import { cachedProbe } from './cached-probe.js';
+import { UNKNOWN_LABEL_VALUE, handoffTypeLabel } from './handoff-labels.js';
 
-/** Metric names, in one place: Prometheus conventions, units in names, `_total` on counters. */
+/**
+ * Every metric Baton defines, in one place: Prometheus conventions, the unit in the name, `_total`
+ * on counters. Every series also has the `service` label; Node's default metrics
+ * (`process_resident_memory_bytes`, `nodejs_eventloop_lag_seconds`, ...) come with each registry.
+ */
 export const METRIC_NAMES = {
+  /** Counter {topic, handoff_type, issue_category, result}: result is processed, duplicate or dead_lettered. */
   handoffsConsumed: 'baton_handoffs_consumed_total',
+  /** Counter {handoff_type, issue_category, rule, target}: the router's dispatches, one per target. */
+  handoffsRouted: 'baton_handoffs_routed_total',
+  /** Histogram {handoff_type, issue_category}: from taking a handoff to committing its outputs. */
   processingSeconds: 'baton_handoff_processing_seconds',
+  /** Counter {handoff_type, code}: retries scheduled after a retriable failure. */
   retries: 'baton_handoff_retries_total',
+  /** Counter {topic, reason}: records sent to a dead-letter topic, by error code. */
   deadLetters: 'baton_dead_letters_total',
+  /** Gauge {topic, partition}: the end offset minus the group's committed offset, read on scrape. */
+  consumerLag: 'baton_consumer_lag_messages',
+  /** Gauge: 1 when the schema registry answered its last probe, else 0; probed on scrape. */
+  schemaRegistryUp: 'baton_schema_registry_up',
 } as const;
 
-function handoffType(record: ConsumedRecord): string {
-  return record.headers.ce_type ?? 'unknown';
+/** How a value computed on scrape is bounded: reused for `cacheMs`, awaited at most `timeoutMs`. */
+export interface ScrapeProbeOptions {
+  /** @default 2000 */
+  cacheMs?: number;
+  /** @default 2000 for the consumer lag, 1000 for the registry probe */
+  timeoutMs?: number;
 }
 
-/** A registry with Node's default metrics and the consumer's, labelled with the service. */
-export function createMetrics(service: string): { registry: Registry; observer: ConsumerObserver } {
+const DEFAULT_CACHE_MS = 2_000;
+
+export interface ServiceMetricsOptions {
+  /** The service's name: the `service` label of every series. */
+  service: string;
+  /** When given, `baton_schema_registry_up` probes `<url>/subjects` on scrape. */
+  schemaRegistryUrl?: string;
+  schemaRegistryProbe?: ScrapeProbeOptions;
+}
+
+/**
+ * The registry every Baton service exposes on /metrics, consumer or not: the `service` label,
+ * Node's default metrics and, given its URL, the schema registry's liveness. A consuming service
+ * adds `consumerMetrics` and `registerConsumerLag`; a service registers its own metrics on it.
+ */
+export function createServiceMetrics(options: ServiceMetricsOptions): Registry {
   const registry = new Registry();
-  registry.setDefaultLabels({ service });
+  registry.setDefaultLabels({ service: options.service });
   collectDefaultMetrics({ register: registry });
+  if (options.schemaRegistryUrl !== undefined) {
+    registerSchemaRegistryUp(registry, options.schemaRegistryUrl, options.schemaRegistryProbe);
+  }
+  return registry;
+}
+
+/** `baton_schema_registry_up`: GET `<url>/subjects` answered 2xx within the timeout. */
+export function registerSchemaRegistryUp(registry: Registry, url: string, options: ScrapeProbeOptions = {}): void {
+  const timeoutMs = options.timeoutMs ?? 1_000;
+  const subjects = `${url.replace(/\/+$/, '')}/subjects`;
+  const probe = cachedProbe(
+    async () => {
+      const response = await fetch(subjects, { signal: AbortSignal.timeout(timeoutMs) });
+      await response.body?.cancel();
+      return response.ok;
+    },
+    { ttlMs: options.cacheMs ?? DEFAULT_CACHE_MS, timeoutMs },
+  );
+  new Gauge({
+    name: METRIC_NAMES.schemaRegistryUp,
+    help: 'Whether the schema registry answered (GET /subjects) at the last probe: 1 up, 0 down',
+    registers: [registry],
+    async collect() {
+      this.set((await probe()) === true ? 1 : 0);
+    },
+  });
+}
+
+export interface ConsumerLagOptions extends ScrapeProbeOptions {
+  topic: string;
+  /** Reads the lag of every partition (e.g. `ConsumerLagReader.read` of @baton/kafka). */
+  read(): Promise<readonly PartitionLag[]>;
+}
+
+/**
+ * `baton_consumer_lag_messages{topic,partition}`, read on scrape. When the read fails or is late
+ * the gauge has no series, rather than failing /metrics or showing a stale number.
+ */
+export function registerConsumerLag(registry: Registry, options: ConsumerLagOptions): void {
+  const read = cachedProbe(() => options.read(), {
+    ttlMs: options.cacheMs ?? DEFAULT_CACHE_MS,
+    timeoutMs: options.timeoutMs ?? 2_000,
+  });
+  new Gauge({
+    name: METRIC_NAMES.consumerLag,
+    help: "Offsets between the consumer group's committed offset and the end of each partition (commit markers count)",
+    labelNames: ['topic', 'partition'],
+    registers: [registry],
+    async collect() {
+      const partitions = await read();
+      this.reset();
+      for (const { partition, lag } of partitions ?? []) {
+        this.set({ topic: options.topic, partition: String(partition) }, lag);
+      }
+    },
+  });
+}
+
+/** The handoff_type and issue_category of a consumer event, from the decoded message's labels. */
+export function eventLabels(
+  labels: MessageLabels,
+  ceType: string | undefined,
+): { handoff_type: string; issue_category: string } {
+  return {
+    handoff_type: handoffTypeLabel(labels, ceType),
+    issue_category: labels.issue_category ?? UNKNOWN_LABEL_VALUE,
+  };
+}
+
+/** The handoff consumer's metrics on `registry`, counted from what the consumer reports. */
+export function consumerMetrics(registry: Registry): ConsumerObserver {
   const consumed = new Counter({
     name: METRIC_NAMES.handoffsConsumed,
-    help: 'Handoffs consumed, by handoff_type and result (processed, duplicate, dead_lettered)',
-    labelNames: ['topic', 'handoff_type', 'result'],
+    help: 'Handoffs consumed, by handoff_type, issue_category and result (processed, duplicate, dead_lettered)',
+    labelNames: ['topic', 'handoff_type', 'issue_category', 'result'],
     registers: [registry],
   });
   const processing = new Histogram({
     name: METRIC_NAMES.processingSeconds,
-    help: 'Time from taking a handoff to committing its outputs, by handoff_type',
-    labelNames: ['handoff_type'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    help: 'Time from taking a handoff to committing its outputs, per attempt that succeeded',
+    labelNames: ['handoff_type', 'issue_category'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
   const retries = new Counter({
     name: METRIC_NAMES.retries,
-    help: 'Retries scheduled after transient failures, by handoff_type and error code',
+    help: 'Retries scheduled after retriable failures, by handoff_type and error code',
     labelNames: ['handoff_type', 'code'],
     registers: [registry],
   });
   const deadLetters = new Counter({
     name: METRIC_NAMES.deadLetters,
-    help: 'Records sent to a dead-letter topic, by reason (error code)',
+    help: 'Records sent to a dead-letter topic, by source topic and reason (error code)',
     labelNames: ['topic', 'reason'],
     registers: [registry],
   });
-  const observer: ConsumerObserver = {
-    processed: ({ record, durationMs }) => {
-      consumed.inc({ topic: record.topic, handoff_type: handoffType(record), result: 'processed' });
-      processing.observe({ handoff_type: handoffType(record) }, durationMs / 1000);
+  return {
+    processed: ({ record, labels, durationMs }) => {
+      const handoff = eventLabels(labels, record.headers.ce_type);
+      consumed.inc({ topic: record.topic, ...handoff, result: 'processed' });
+      processing.observe(handoff, durationMs / 1000);
     },
-    duplicate: ({ record }) =>
-      consumed.inc({ topic: record.topic, handoff_type: handoffType(record), result: 'duplicate' }),
-    retryScheduled: ({ record, error }) => retries.inc({ handoff_type: handoffType(record), code: error.code }),
-    deadLettered: ({ record, error }) => {
-      consumed.inc({ topic: record.topic, handoff_type: handoffType(record), result: 'dead_lettered' });
+    duplicate: ({ record, labels }) =>
+      consumed.inc({ topic: record.topic, ...eventLabels(labels, record.headers.ce_type), result: 'duplicate' }),
+    retryScheduled: ({ record, labels, error }) =>
+      retries.inc({ handoff_type: eventLabels(labels, record.headers.ce_type).handoff_type, code: error.code }),
+    deadLettered: ({ record, labels, error }) => {
+      consumed.inc({ topic: record.topic, ...eventLabels(labels, record.headers.ce_type), result: 'dead_lettered' });
       deadLetters.inc({ topic: record.topic, reason: error.code });
     },
   };
-  return { registry, observer };
 }

@@ -3,6 +3,7 @@ import type { OutputRecord } from '@baton/kafka';
 import type { HandoffOutcome, HandoffOutcomeKind } from '@baton/protocol';
 import type { OutcomeCodec } from '@baton/wire';
 import type { Handoff } from './handoff-processor.js';
+import { issueCategoryOf } from './handoff-labels.js';
 
 export interface OutcomeFacts {
   agentId: string;
@@ -10,11 +11,6 @@ export interface OutcomeFacts {
   target?: string;
   detail?: string;
   errorCode?: string;
-}
-
-function issueCategoryOf(handoff: Handoff): string | undefined {
-  const data = handoff.payload.data as { issue_category?: unknown };
-  return typeof data.issue_category === 'string' ? data.issue_category : undefined;
 }
 
 /** The outcome event of `handoff` at a service, as a record for the events topic keyed by task_id. */
@@ -32,6 +28,8 @@ export function outcomeRecord(
     message_id: handoff.metadata.message_id,
     agent_id: facts.agentId,
     handoff_type: handoff.payload.handoff_type,
+    sender_id: handoff.metadata.sender_id,
+    recipient_id: [handoff.metadata.recipient_id].flat().join(','),
     outcome: facts.outcome,
     ...(handoff.metadata.correlation_id === undefined ? {} : { correlation_id: handoff.metadata.correlation_id }),
     ...(issueCategoryOf(handoff) === undefined ? {} : { issue_category: issueCategoryOf(handoff) }),

@@ -57,7 +57,14 @@ export const agent = defineAgent({
         const message = answerHandoff(entry, answer);
         await publisher.publish(handoffRecord(codec, topics.inbound, message), { topic, key: entry.task.task_id });
         logger.info(
-          { event: 'pending.answered', task_id: entry.task.task_id, decision: answer.decision, to: entry.task.sender },
+          {
+            event: 'pending.answered',
+            task_id: entry.task.task_id,
+            message_id: message.metadata.message_id,
+            correlation_id: message.metadata.correlation_id ?? null,
+            decision: answer.decision,
+            to: entry.task.sender,
+          },
           'answered',
         );
         return message;

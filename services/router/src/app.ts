@@ -1,12 +1,43 @@
 import { BatonError } from '@baton/errors';
-import type { OutputRecord } from '@baton/kafka';
-import { outcomeRecord, type HandoffServiceDefinition } from '@baton/runtime';
+import type { ConsumerObserver, OutputRecord } from '@baton/kafka';
+import {
+  Counter,
+  METRIC_NAMES,
+  eventLabels,
+  outcomeRecord,
+  type HandoffServiceDefinition,
+  type Registry,
+} from '@baton/runtime';
 import { routeHandoff, type RoutingTable } from './routing/index.js';
 
 export const ROUTER_ID = 'router';
 
 /** Headers the router adds to a handoff it dispatches, so the decision is visible without decoding. */
 export const ROUTE_HEADERS = { rule: 'baton.route.rule', target: 'baton.route.target' } as const;
+
+/**
+ * Counts `baton_handoffs_routed_total{handoff_type,issue_category,rule,target}` from the records
+ * committed with each handoff (one per target), so a dispatch whose transaction failed and was
+ * retried counts once.
+ */
+export function routedMetrics(registry: Registry): ConsumerObserver {
+  const routed = new Counter({
+    name: METRIC_NAMES.handoffsRouted,
+    help: 'Handoffs the router dispatched, one per target, by handoff_type, issue_category, rule and target',
+    labelNames: ['handoff_type', 'issue_category', 'rule', 'target'],
+    registers: [registry],
+  });
+  return {
+    processed({ record, labels, outputs }) {
+      const handoff = eventLabels(labels, record.headers.ce_type);
+      for (const output of outputs) {
+        const rule = output.headers?.[ROUTE_HEADERS.rule];
+        const target = output.headers?.[ROUTE_HEADERS.target];
+        if (rule !== undefined && target !== undefined) routed.inc({ ...handoff, rule, target });
+      }
+    },
+  };
+}
 
 /**
  * The router: consumes the inbound topic and dispatches each handoff to the inbox of the agent
@@ -51,5 +82,6 @@ export function routerService(table: RoutingTable): HandoffServiceDefinition {
               }),
             ],
     }),
+    observer: ({ metrics }) => routedMetrics(metrics),
   };
 }

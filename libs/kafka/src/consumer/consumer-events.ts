@@ -1,5 +1,11 @@
 import type { BatonError } from '@baton/errors';
-import type { ConsumedRecord } from './consumed-record.js';
+import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
+
+/**
+ * Low-cardinality facts about a message for metrics (its type, say), as the processor's `decode`
+ * gave them in `DecodedMessage.labels`; empty when the record could not be decoded.
+ */
+export type MessageLabels = Readonly<Record<string, string>>;
 
 /**
  * What a consumer reports as it works: the one place where logs and metrics hook in. Every
@@ -9,13 +15,31 @@ export interface ConsumerObserver {
   processed?(event: {
     record: ConsumedRecord;
     messageId: string;
+    labels: MessageLabels;
     attempt: number;
     durationMs: number;
-    outputs: number;
+    /** The records committed with the message, in the same transaction. */
+    outputs: readonly OutputRecord[];
   }): void;
-  duplicate?(event: { record: ConsumedRecord; messageId: string }): void;
-  retryScheduled?(event: { record: ConsumedRecord; error: BatonError; attempt: number; delayMs: number }): void;
-  deadLettered?(event: { record: ConsumedRecord; error: BatonError; attempts: number; deadLetterTopic: string }): void;
+  duplicate?(event: { record: ConsumedRecord; messageId: string; labels: MessageLabels }): void;
+  retryScheduled?(event: {
+    record: ConsumedRecord;
+    /** Absent when the record could not be decoded. */
+    messageId: string | undefined;
+    labels: MessageLabels;
+    error: BatonError;
+    attempt: number;
+    delayMs: number;
+  }): void;
+  deadLettered?(event: {
+    record: ConsumedRecord;
+    /** Absent when the record could not be decoded. */
+    messageId: string | undefined;
+    labels: MessageLabels;
+    error: BatonError;
+    attempts: number;
+    deadLetterTopic: string;
+  }): void;
   /** Work for a partition stopped: lost in a rebalance, fenced by a newer owner, or a commit failed. */
   partitionStopped?(event: { topic: string; partition: number; reason: string }): void;
   partitionReady?(event: { topic: string; partition: number; catchUpMs: number }): void;

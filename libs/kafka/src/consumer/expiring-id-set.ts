@@ -19,6 +19,10 @@ export class ExpiringIdSet {
     this.forgetBefore(atMs - this.retentionMs);
   }
 
+  delete(id: string): void {
+    this.seenAt.delete(id);
+  }
+
   get size(): number {
     return this.seenAt.size;
   }

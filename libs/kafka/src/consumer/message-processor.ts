@@ -1,5 +1,6 @@
 import type { BatonError } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
+import type { MessageLabels } from './consumer-events.js';
 
 export interface DecodedMessage<T> {
   value: T;
@@ -9,6 +10,11 @@ export interface DecodedMessage<T> {
   retryLimit?: number;
   /** ISO 8601; past it the message goes to the dead-letter topic unprocessed. */
   expiresAt?: string;
+  /**
+   * Facts about the message that observers label metrics with (its type, say). Keep the values
+   * few: every distinct combination becomes a time series.
+   */
+  labels?: MessageLabels;
 }
 
 export interface ProcessingContext {

@@ -6,7 +6,8 @@ import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
 import type { DecodedMessage, MessageProcessor } from './message-processor.js';
 import { OffsetTracker } from './offset-tracker.js';
-import type { ProcessedIds } from './processed-ids.js';
+import type { MessageResult, ProcessedIds } from './processed-ids.js';
+import { isReplay } from '../headers/replay-headers.js';
 import { TaskGate } from './task-gate.js';
 
 export interface PartitionWorkerSettings<T> {
@@ -105,9 +106,12 @@ export class PartitionWorker<T> {
     let message: DecodedMessage<T> | undefined;
     try {
       message = await processor.decode(record);
-      if (processedIds.has(partition, message.messageId)) {
+      if (
+        processedIds.has(partition, message.messageId) ||
+        (processedIds.wasDeadLettered(partition, message.messageId) && !isReplay(record.headers))
+      ) {
         await this.commit(record, [], undefined);
-        this.settings.observer.duplicate?.({ record, messageId: message.messageId });
+        this.settings.observer.duplicate?.({ record, messageId: message.messageId, labels: message.labels ?? {} });
       } else {
         if (message.expiresAt !== undefined && Date.parse(message.expiresAt) <= this.settings.now().getTime()) {
           throw new BatonError('HANDOFF_EXPIRED', `message expired at ${message.expiresAt}`, {
@@ -119,21 +123,22 @@ export class PartitionWorker<T> {
         this.settings.observer.processed?.({
           record,
           messageId: message.messageId,
+          labels: message.labels ?? {},
           attempt,
           durationMs: performance.now() - started,
-          outputs: outputs.length,
+          outputs,
         });
       }
     } catch (thrown) {
       if (this.isFenced(thrown)) return;
       const error = asBatonError(thrown);
       if (INFRASTRUCTURE_CODES.has(error.code)) {
-        this.scheduleRetry(record, error, attempt, attempt);
+        this.scheduleRetry(record, message, error, attempt, attempt);
         return;
       }
       const retryLimit = message?.retryLimit ?? this.settings.defaultRetryLimit;
       if (error.retriable && attempt <= retryLimit) {
-        this.scheduleRetry(record, error, attempt);
+        this.scheduleRetry(record, message, error, attempt);
         return;
       }
       const final =
@@ -149,11 +154,24 @@ export class PartitionWorker<T> {
   }
 
   /** Retries `record` after a backoff; `nextAttempt` stays `attempt` when the failure was not the message's. */
-  private scheduleRetry(record: ConsumedRecord, error: BatonError, attempt: number, nextAttempt = attempt + 1): void {
+  private scheduleRetry(
+    record: ConsumedRecord,
+    message: DecodedMessage<T> | undefined,
+    error: BatonError,
+    attempt: number,
+    nextAttempt = attempt + 1,
+  ): void {
     const key = record.key ?? NO_KEY;
     this.gate.block(key);
     const delayMs = backoffDelayMs(this.settings.backoff, attempt);
-    this.settings.observer.retryScheduled?.({ record, error, attempt, delayMs });
+    this.settings.observer.retryScheduled?.({
+      record,
+      messageId: message?.messageId,
+      labels: message?.labels ?? {},
+      error,
+      attempt,
+      delayMs,
+    });
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       void this.enqueue(() => this.attempt(record, nextAttempt)).catch(() => undefined);
@@ -201,19 +219,31 @@ export class PartitionWorker<T> {
     };
     const extra = processor.deadLetterOutputs?.({ record, message, error, attempts }) ?? [];
     try {
-      await this.commit(record, [letter, ...extra], message?.messageId);
+      await this.commit(record, [letter, ...extra], message?.messageId, 'dead_lettered');
     } catch (thrown) {
       if (this.isFenced(thrown)) return false;
       // The dead-letter topic itself cannot be written: retry the whole message later rather than lose it.
-      this.scheduleRetry(record, asBatonError(thrown), attempts, attempts);
+      this.scheduleRetry(record, message, asBatonError(thrown), attempts, attempts);
       return false;
     }
-    this.settings.observer.deadLettered?.({ record, error, attempts, deadLetterTopic });
+    this.settings.observer.deadLettered?.({
+      record,
+      messageId: message?.messageId,
+      labels: message?.labels ?? {},
+      error,
+      attempts,
+      deadLetterTopic,
+    });
     return true;
   }
 
   /** Writes outputs, the processed-id marker and the committable offset in one transaction. */
-  private async commit(record: ConsumedRecord, outputs: OutputRecord[], messageId: string | undefined): Promise<void> {
+  private async commit(
+    record: ConsumedRecord,
+    outputs: OutputRecord[],
+    messageId: string | undefined,
+    result: MessageResult = 'processed',
+  ): Promise<void> {
     const { producer, processedIds, groupId, topic, partition } = this.settings;
     const offset = BigInt(record.offset);
     const transaction = await producer.transaction();
@@ -227,7 +257,7 @@ export class PartitionWorker<T> {
       if (messageId !== undefined) {
         await transaction.send({
           topic: processedIds.topic,
-          messages: [processedIds.marker(partition, messageId, record.offset)],
+          messages: [processedIds.marker(partition, messageId, record.offset, result)],
         });
       }
       const committable = this.offsets.committableAfter(offset) ?? offset + 1n;
@@ -242,7 +272,7 @@ export class PartitionWorker<T> {
         ? error
         : new BatonError('KAFKA_UNAVAILABLE', `transaction failed: ${(error as Error).message}`, { cause: error });
     }
-    if (messageId !== undefined) processedIds.add(partition, messageId);
+    if (messageId !== undefined) processedIds.add(partition, messageId, result);
     this.offsets.finish(offset);
   }
 

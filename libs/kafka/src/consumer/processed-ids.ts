@@ -7,6 +7,17 @@ import { ExpiringIdSet } from './expiring-id-set.js';
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
 
+/** How a message finished: its effects committed, or it went to the dead-letter topic. */
+export type MessageResult = 'processed' | 'dead_lettered';
+
+function resultOf(value: Buffer | null): MessageResult {
+  try {
+    return (JSON.parse(value?.toString() ?? '{}') as { result?: MessageResult }).result ?? 'processed';
+  } catch {
+    return 'processed';
+  }
+}
+
 /**
  * The durable record of processed message ids, kept in a compacted topic partitioned like the
  * source topic. Markers are written in the same transaction as a message's outputs and offset, so
@@ -16,6 +27,8 @@ const BARRIER_KEY = '__baton.barrier__';
  */
 export class ProcessedIds {
   private readonly ids = new Map<number, ExpiringIdSet>();
+  /** Dead-lettered ids: skipped when redelivered, processed again only when an operator replays them. */
+  private readonly deadLettered = new Map<number, ExpiringIdSet>();
   private readonly barriers = new Map<string, () => void>();
   private readonly consumer: Consumer;
   private started = false;
@@ -45,7 +58,7 @@ export class ProcessedIds {
           this.barriers.delete(barrier);
           return;
         }
-        this.add(partition, key, Number(message.timestamp));
+        this.add(partition, key, resultOf(message.value), Number(message.timestamp));
       },
     });
     this.started = true;
@@ -55,15 +68,33 @@ export class ProcessedIds {
     return this.ids.get(partition)?.has(messageId) ?? false;
   }
 
-  add(partition: number, messageId: string, atMs: number = Date.now()): void {
-    let set = this.ids.get(partition);
-    if (!set) this.ids.set(partition, (set = new ExpiringIdSet(this.retentionMs)));
-    set.add(messageId, atMs);
+  wasDeadLettered(partition: number, messageId: string): boolean {
+    return this.deadLettered.get(partition)?.has(messageId) ?? false;
+  }
+
+  add(partition: number, messageId: string, result: MessageResult = 'processed', atMs: number = Date.now()): void {
+    if (result === 'processed') {
+      this.setOf(this.ids, partition).add(messageId, atMs);
+      this.deadLettered.get(partition)?.delete(messageId);
+    } else {
+      this.setOf(this.deadLettered, partition).add(messageId, atMs);
+    }
+  }
+
+  private setOf(sets: Map<number, ExpiringIdSet>, partition: number): ExpiringIdSet {
+    let set = sets.get(partition);
+    if (!set) sets.set(partition, (set = new ExpiringIdSet(this.retentionMs)));
+    return set;
   }
 
   /** The marker record for `messageId`, to send in the message's transaction. */
-  marker(partition: number, messageId: string, offset: string): { key: string; value: string; partition: number } {
-    return { key: messageId, value: JSON.stringify({ offset, at: new Date().toISOString() }), partition };
+  marker(
+    partition: number,
+    messageId: string,
+    offset: string,
+    result: MessageResult = 'processed',
+  ): { key: string; value: string; partition: number } {
+    return { key: messageId, value: JSON.stringify({ offset, at: new Date().toISOString(), result }), partition };
   }
 
   /**

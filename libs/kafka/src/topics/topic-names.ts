@@ -9,6 +9,7 @@
  * | lifecycle, status and outcome events | `<prefix>.events` |
  * | side-effect ledger | `<prefix>.ledger` |
  * | agents' replies to the user | `<prefix>.user.replies` |
+ * | operators' audit trail (replays) | `<prefix>.audit` |
  * | dead letters of any source topic | `<source>.dlq` |
  * | message ids a consumer group has processed | `<source>.processed` |
  */
@@ -18,6 +19,7 @@ export interface TopicNames {
   readonly events: string;
   readonly ledger: string;
   readonly userReplies: string;
+  readonly audit: string;
   agentInbox(agentId: string): string;
 }
 
@@ -37,6 +39,7 @@ export function topicNames(prefix: string = DEFAULT_TOPIC_PREFIX): TopicNames {
     events: `${prefix}.events`,
     ledger: `${prefix}.ledger`,
     userReplies: `${prefix}.user.replies`,
+    audit: `${prefix}.audit`,
     agentInbox: (agentId) => `${prefix}.agent.${agentId}.inbox`,
   };
 }

@@ -30,6 +30,9 @@ export interface HandoffOutcome {
   /** The service that finished with the handoff. */
   agent_id: string;
   handoff_type: string;
+  /** The handoff's sender_id and recipient_id (several recipients comma-separated). */
+  sender_id?: string;
+  recipient_id?: string;
   issue_category?: string;
   outcome: HandoffOutcomeKind;
   /** Where the handoff went on: agent ids, comma-separated. */
