@@ -1,9 +1,10 @@
 /**
  * `npm start`: Baton on this machine. Brings up Kafka and the schema registry (embedded local ones
- * when KAFKA_BROKERS is unset), then the router and every agent as separate processes; prints
- * where to publish and how to watch; on Ctrl-C or SIGTERM stops the services (they drain and
- * commit) and then what it started.
+ * when KAFKA_BROKERS is unset), then the router, every agent and the gateway as separate
+ * processes; prints where to publish and how to watch; on Ctrl-C or SIGTERM stops the services
+ * (they drain and commit) and then what it started.
  */
+import { randomBytes } from 'node:crypto';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
 import { forgetConnection, saveConnection } from './lib/local-connection.js';
@@ -21,6 +22,13 @@ const env = {
   KAFKA_BROKERS: infrastructure.kafkaBrokers.join(','),
   SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
   BATON_TOPIC_PREFIX: topicPrefix,
+};
+// The gateway listens where the CLI looks by default; a credential with every role is made for
+// this run unless BATON_API_KEYS names the credentials.
+const gatewayToken = randomBytes(18).toString('base64url');
+const gatewayEnv = {
+  HTTP_PORT: process.env.GATEWAY_PORT ?? '8080',
+  BATON_API_KEYS: process.env.BATON_API_KEYS ?? `local:${gatewayToken}:viewer+publisher+operator`,
 };
 const services: RunningService[] = [];
 let stopping: Promise<void> | undefined;
@@ -46,7 +54,11 @@ try {
   const router = startService('router', env);
   services.push(router);
   await router.started;
-  services.push(...names.filter((name) => name !== 'router').map((name) => startService(name, env)));
+  services.push(
+    ...names
+      .filter((name) => name !== 'router')
+      .map((name) => startService(name, name === 'gateway' ? { ...env, ...gatewayEnv } : env)),
+  );
   const addresses = Object.fromEntries(
     await Promise.all(services.map(async (service) => [service.name, await service.started] as const)),
   );
@@ -70,6 +82,12 @@ try {
       `Baton is up: Kafka ${env.KAFKA_BROKERS}, schema registry ${env.SCHEMA_REGISTRY_URL}`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       "  npm run samples    publishes the seeds' sample handoffs",
+      ...(process.env.BATON_API_KEYS
+        ? []
+        : [
+            `  gateway            ${addresses.gateway}/ui/ (API, page and /openapi.json); for the CLI:`,
+            `                     export BATON_GATEWAY_URL=${addresses.gateway} BATON_TOKEN=${gatewayToken}`,
+          ]),
       '  npm run watch      follows outcome events and replies to the user, decoded',
       ...Object.entries(addresses).map(([name, address]) => `  ${name.padEnd(28)} ${address}/healthz /readyz /metrics`),
       'Ctrl-C stops everything.',

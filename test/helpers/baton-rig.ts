@@ -34,6 +34,8 @@ export interface BatonRig {
   services: Record<string, ServiceProcess>;
   /** Starts one more instance of `agent`, registered as `name` and stopped with the rig. */
   addInstance(agent: string, name: string): Promise<ServiceProcess>;
+  /** Starts the process of `entry` (a main.ts) on the rig's topics, registered as `name`, stopped with the rig. */
+  addProcess(name: string, entry: string, extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   /** A collector of `topic`, stopped with the rig. */
   collect(topic: string): Promise<RecordCollector>;
   /** The handoffs of `taskId` a collector has seen, decoded. */
@@ -77,6 +79,10 @@ export async function startBatonRig(options: BatonRigOptions): Promise<BatonRig>
     services,
     async addInstance(agent, name) {
       services[name] = await startServiceProcess(`services/${agent}/src/main.ts`, env(name));
+      return services[name];
+    },
+    async addProcess(name, entry, extraEnv = {}) {
+      services[name] = await startServiceProcess(entry, { ...env(name), ...extraEnv });
       return services[name];
     },
     async collect(topic) {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { authenticate, mayRead, parseApiKeys, presentedToken } from './api-keys.js';
+
+describe('API keys', () => {
+  const keys = parseApiKeys('ops:s3cret:operator, ci:t0ken:publisher+viewer');
+
+  it('reads name:token:role+role entries and keeps only a digest of each token', () => {
+    expect(keys.map((key) => [key.name, [...key.roles]])).toEqual([
+      ['ops', ['operator']],
+      ['ci', ['publisher', 'viewer']],
+    ]);
+    expect(JSON.stringify(keys)).not.toContain('s3cret');
+  });
+
+  it('authenticates a known token and nothing else', () => {
+    expect(authenticate(keys, 't0ken')?.name).toBe('ci');
+    expect(authenticate(keys, 's3cret')?.name).toBe('ops');
+    expect(authenticate(keys, 'guess')).toBeUndefined();
+    expect(authenticate([], 's3cret')).toBeUndefined();
+  });
+
+  it('takes the token from a bearer header or X-API-Key', () => {
+    expect(presentedToken({ authorization: 'Bearer abc' })).toBe('abc');
+    expect(presentedToken({ authorization: 'bearer   abc' })).toBe('abc');
+    expect(presentedToken({ 'x-api-key': 'xyz' })).toBe('xyz');
+    expect(presentedToken({ authorization: 'Basic abc' })).toBeUndefined();
+    expect(presentedToken({})).toBeUndefined();
+  });
+
+  it('lets operators read as viewers do, and publishers only publish', () => {
+    expect(mayRead(authenticate(keys, 's3cret')!)).toBe(true);
+    expect(mayRead({ name: 'p', roles: new Set(['publisher']) })).toBe(false);
+  });
+
+  it('refuses malformed entries with CONFIG_INVALID, naming the entry but never its token', () => {
+    expect(() => parseApiKeys('ops:s3cret')).toThrowError(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/BATON_API_KEYS/0' }),
+    );
+    const unknownRole = (() => {
+      try {
+        parseApiKeys('a:b:viewer,ops:s3cret:admin');
+      } catch (error) {
+        return error as Error & { code: string; path: string };
+      }
+    })();
+    expect(unknownRole).toMatchObject({ code: 'CONFIG_INVALID', path: '/env/BATON_API_KEYS/1' });
+    expect(unknownRole?.message).toContain('admin');
+    expect(unknownRole?.message).not.toContain('s3cret');
+    expect(() => parseApiKeys('a:x:viewer,a:y:viewer')).toThrowError(/names "a" twice/);
+  });
+});

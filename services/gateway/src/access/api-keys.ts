@@ -1,0 +1,84 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BatonError } from '@baton/errors';
+
+export const ROLES = ['viewer', 'publisher', 'operator'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A configured credential. Only the token's digest is kept, so a heap dump or a log cannot show it. */
+export interface ApiKey {
+  name: string;
+  roles: ReadonlySet<Role>;
+  tokenDigest: Buffer;
+}
+
+export interface Principal {
+  name: string;
+  roles: ReadonlySet<Role>;
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * Reads `BATON_API_KEYS`: comma-separated `name:token:role+role` entries. A malformed entry stops
+ * the gateway with CONFIG_INVALID naming the entry by its name, never by its token.
+ */
+export function parseApiKeys(raw: string): ApiKey[] {
+  const keys: ApiKey[] = [];
+  for (const [index, entry] of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .entries()) {
+    const [name, token, roleList, ...rest] = entry.split(':');
+    const where = { path: `/env/BATON_API_KEYS/${index}` };
+    if (!name || !token || !roleList || rest.length > 0) {
+      throw new BatonError('CONFIG_INVALID', `BATON_API_KEYS entry ${index} is not name:token:role+role`, where);
+    }
+    const roles = roleList.split('+').map((role) => role.trim());
+    const unknown = roles.filter((role) => !isRole(role));
+    if (unknown.length > 0) {
+      throw new BatonError(
+        'CONFIG_INVALID',
+        `BATON_API_KEYS entry "${name}" has unknown roles ${unknown.join(', ')}; roles are ${ROLES.join(', ')}`,
+        where,
+      );
+    }
+    if (keys.some((key) => key.name === name)) {
+      throw new BatonError('CONFIG_INVALID', `BATON_API_KEYS names "${name}" twice`, where);
+    }
+    keys.push({ name, roles: new Set(roles.filter(isRole)), tokenDigest: digest(token) });
+  }
+  return keys;
+}
+
+/** The credential of a request: `Authorization: Bearer <token>` or `X-API-Key: <token>`. */
+export function presentedToken(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
+    if (match) return match[1];
+  }
+  const apiKey = headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined;
+}
+
+/** The principal a token belongs to; digests are compared in constant time, every key each time. */
+export function authenticate(keys: readonly ApiKey[], token: string): Principal | undefined {
+  const presented = digest(token);
+  let found: ApiKey | undefined;
+  for (const key of keys) {
+    if (timingSafeEqual(key.tokenDigest, presented)) found = key;
+  }
+  return found && { name: found.name, roles: found.roles };
+}
+
+/** Operators may read everything a viewer may. */
+export function mayRead(principal: Principal): boolean {
+  return principal.roles.has('viewer') || principal.roles.has('operator');
+}

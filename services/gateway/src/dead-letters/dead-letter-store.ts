@@ -1,0 +1,102 @@
+import { BatonError } from '@baton/errors';
+import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
+import { matchesFilter, type DeadLetterFilter } from './dead-letter-filter.js';
+
+/** A dead letter's id within its topic: `<partition>-<offset>`. */
+export function deadLetterId(record: Pick<ConsumedRecord, 'partition' | 'offset'>): string {
+  return `${record.partition}-${record.offset}`;
+}
+
+export interface DeadLetterTopicSummary {
+  topic: string;
+  source_topic: string;
+  /** Every record read from the topic, including those no longer kept in memory. */
+  count: number;
+}
+
+export interface DeadLetterPage {
+  records: ConsumedRecord[];
+  total: number;
+  next_cursor?: string;
+}
+
+interface TopicLetters {
+  /** In the order read; `sequence` numbers them for stable paging while new ones arrive. */
+  letters: { sequence: number; record: ConsumedRecord }[];
+  byId: Map<string, ConsumedRecord>;
+  count: number;
+}
+
+/**
+ * The dead letters read from every DLQ topic, newest first, with filters and cursor paging. Each
+ * topic keeps its newest `limitPerTopic` records in memory; its count covers them all.
+ */
+export class DeadLetterStore {
+  private readonly topics = new Map<string, TopicLetters>();
+  private sequence = 0;
+
+  constructor(private readonly limitPerTopic: number) {}
+
+  add(record: ConsumedRecord): void {
+    let topic = this.topics.get(record.topic);
+    if (!topic) this.topics.set(record.topic, (topic = { letters: [], byId: new Map(), count: 0 }));
+    const id = deadLetterId(record);
+    if (topic.byId.has(id)) return;
+    topic.letters.push({ sequence: ++this.sequence, record });
+    topic.byId.set(id, record);
+    topic.count += 1;
+    if (topic.letters.length > this.limitPerTopic) {
+      const dropped = topic.letters.shift();
+      if (dropped) topic.byId.delete(deadLetterId(dropped.record));
+    }
+  }
+
+  /** Makes a topic known before its first record, so an empty DLQ is listed with count 0. */
+  know(topic: string): void {
+    if (!this.topics.has(topic)) this.topics.set(topic, { letters: [], byId: new Map(), count: 0 });
+  }
+
+  summaries(): DeadLetterTopicSummary[] {
+    return [...this.topics.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([topic, letters]) => ({ topic, source_topic: topic.replace(/\.dlq$/, ''), count: letters.count }));
+  }
+
+  private topic(topic: string): TopicLetters {
+    const letters = this.topics.get(topic);
+    if (!letters) throw new BatonError('DEAD_LETTER_NOT_FOUND', `no dead-letter topic "${topic}"`, { path: '/topic' });
+    return letters;
+  }
+
+  get(topic: string, id: string): ConsumedRecord {
+    const record = this.topic(topic).byId.get(id);
+    if (!record) throw new BatonError('DEAD_LETTER_NOT_FOUND', `no dead letter ${id} in ${topic}`, { path: '/id' });
+    return record;
+  }
+
+  /** Newest first. */
+  matching(topic: string, filter: DeadLetterFilter): ConsumedRecord[] {
+    return this.matchingEntries(topic, filter).map(({ record }) => record);
+  }
+
+  page(topic: string, filter: DeadLetterFilter, limit: number, cursor?: string): DeadLetterPage {
+    const matching = this.matchingEntries(topic, filter);
+    const before = cursor === undefined ? Number.POSITIVE_INFINITY : Number(cursor);
+    const rest = matching.filter(({ sequence }) => sequence < before);
+    const page = rest.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      records: page.map(({ record }) => record),
+      total: matching.length,
+      ...(rest.length > limit && last ? { next_cursor: String(last.sequence) } : {}),
+    };
+  }
+
+  private matchingEntries(topic: string, filter: DeadLetterFilter): { sequence: number; record: ConsumedRecord }[] {
+    return this.topic(topic)
+      .letters.filter(
+        ({ record }) => readDeadLetterFacts(record.headers) !== undefined && matchesFilter(record, filter),
+      )
+      .reverse();
+  }
+}

@@ -1,0 +1,108 @@
+import { isBatonError } from '@baton/errors';
+import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
+import type { HandoffCodec } from '@baton/wire';
+import type { AuditEntry, AuditTrail } from '../audit/audit-trail.js';
+import { deadLetterId } from './dead-letter-store.js';
+
+export interface DeadLetterSummary {
+  id: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  timestamp: string;
+  task_id: string | null;
+  message_id?: string;
+  handoff_type?: string;
+  error_code: string;
+  error_message: string;
+  stage: string;
+  attempts: number;
+  source_topic: string;
+  replay_count: number;
+}
+
+export interface DeadLetterDetail extends DeadLetterSummary {
+  headers: Record<string, string>;
+  error: {
+    code: string;
+    message: string;
+    class: string;
+    stage: string;
+    retriable: boolean;
+    attempts: number;
+    consumer_group: string;
+    instance_id: string;
+    time: string;
+    source: { topic: string; partition: number; offset: string };
+  };
+  body: unknown;
+  body_error?: { code: string; message: string };
+  value_base64: string | null;
+  replays: AuditEntry[];
+}
+
+function factsOf(record: ConsumedRecord) {
+  const facts = readDeadLetterFacts(record.headers);
+  // The store lists only records with dead-letter headers.
+  if (!facts) throw new Error(`record ${record.topic}/${deadLetterId(record)} has no dead-letter headers`);
+  return facts;
+}
+
+export function deadLetterSummary(record: ConsumedRecord, audit: AuditTrail): DeadLetterSummary {
+  const facts = factsOf(record);
+  const id = deadLetterId(record);
+  return {
+    id,
+    topic: record.topic,
+    partition: record.partition,
+    offset: record.offset,
+    timestamp: new Date(Number(record.timestamp)).toISOString(),
+    task_id: record.key,
+    ...(record.headers.ce_id === undefined ? {} : { message_id: record.headers.ce_id }),
+    ...(record.headers.ce_type === undefined ? {} : { handoff_type: record.headers.ce_type }),
+    error_code: facts.errorCode,
+    error_message: facts.errorMessage,
+    stage: facts.stage,
+    attempts: facts.attempts,
+    source_topic: facts.topic,
+    replay_count: audit.replaysOf(record.topic, id).filter((entry) => entry.action === 'replay').length,
+  };
+}
+
+/** Everything about one dead letter, its body decoded even when it broke the handoff schemas. */
+export async function deadLetterDetail(
+  record: ConsumedRecord,
+  codec: HandoffCodec,
+  audit: AuditTrail,
+): Promise<DeadLetterDetail> {
+  const facts = factsOf(record);
+  let body: unknown = null;
+  let bodyError: { code: string; message: string } | undefined;
+  try {
+    body = record.value === null ? null : await codec.decodeUnchecked(record.value);
+  } catch (error) {
+    bodyError = isBatonError(error)
+      ? { code: error.code, message: error.message }
+      : { code: 'WIRE_BODY_INVALID', message: (error as Error).message };
+  }
+  return {
+    ...deadLetterSummary(record, audit),
+    headers: record.headers,
+    error: {
+      code: facts.errorCode,
+      message: facts.errorMessage,
+      class: facts.errorClass,
+      stage: facts.stage,
+      retriable: facts.retriable,
+      attempts: facts.attempts,
+      consumer_group: facts.consumerGroup,
+      instance_id: facts.instanceId,
+      time: facts.time,
+      source: { topic: facts.topic, partition: facts.partition, offset: facts.offset },
+    },
+    body,
+    ...(bodyError === undefined ? {} : { body_error: bodyError }),
+    value_base64: record.value?.toString('base64') ?? null,
+    replays: audit.replaysOf(record.topic, deadLetterId(record)),
+  };
+}

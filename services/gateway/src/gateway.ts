@@ -1,0 +1,163 @@
+import type { FastifyInstance } from 'fastify';
+import { BatonError, isBatonError } from '@baton/errors';
+import { createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
+import { createLogger, createServiceMetrics, HandoffPublisher, type Logger } from '@baton/runtime';
+import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
+import { listAgents } from './agents/agent-directory.js';
+import { AuditTrail } from './audit/audit-trail.js';
+import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
+import { DeadLetterStore } from './dead-letters/dead-letter-store.js';
+import type { GatewayConfig } from './gateway-config.js';
+import { gatewayMetrics } from './gateway-metrics.js';
+import { buildGatewayApp } from './http/gateway-app.js';
+import { HandoffSubmitter } from './publishing/handoff-submitter.js';
+import { ReplayJobs } from './replay/replay-jobs.js';
+import { Replayer } from './replay/replayer.js';
+import { TaskTimelines, timelineEvent } from './timeline/task-timelines.js';
+
+/** The audit trail is kept forever: who replayed what must outlive the dead letters themselves. */
+const AUDIT_TOPIC_CONFIG = [{ name: 'retention.ms', value: '-1' }];
+
+function agentInboxPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.agent\\.[^.]+\\.inbox$`);
+}
+
+/**
+ * The gateway process: its HTTP app, the views it reads from Kafka (task timelines from the events
+ * topic, dead letters from every DLQ topic, the audit trail), the publisher and the replayer.
+ */
+export class Gateway {
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    readonly app: FastifyInstance,
+    private readonly logger: Logger,
+    private readonly stopParts: () => Promise<void>,
+  ) {}
+
+  static async start(config: Readonly<GatewayConfig>): Promise<Gateway> {
+    const logger = createLogger('gateway');
+    const topics = topicNames(config.topicPrefix);
+    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
+    const registryClient = new SchemaRegistryClient({ url: config.schemaRegistryUrl });
+    const [codec, outcomeCodec] = await Promise.all([
+      createHandoffCodec(registryClient),
+      createOutcomeCodec(registryClient),
+    ]);
+    const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
+    await createTopics(config.kafkaBrokers, [
+      { topic: topics.inbound, ...sizing },
+      { topic: topics.events, ...sizing },
+      { topic: topics.audit, ...sizing, configEntries: AUDIT_TOPIC_CONFIG },
+    ]);
+    const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
+    const metrics = gatewayMetrics(metricsRegistry);
+    const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
+
+    const timelines = new TaskTimelines(config.timelineTasks);
+    const eventsReader = new TopicReader({
+      kafka,
+      groupId: `${readerGroup}.events`,
+      topics: [topics.events],
+      onRecord: async (record) => {
+        if (record.value === null) return;
+        try {
+          const event = await outcomeCodec.decode(record.value);
+          timelines.add(event.event_id, event.task_id, timelineEvent(event));
+        } catch (error) {
+          logger.warn(
+            { event: 'timeline.undecodable_event', task_id: record.key, offset: record.offset, err: error },
+            'event skipped',
+          );
+        }
+      },
+    });
+    const audit = new AuditTrail();
+    const auditReader = new TopicReader({
+      kafka,
+      groupId: `${readerGroup}.audit`,
+      topics: [topics.audit],
+      onRecord: (record) => audit.add(record),
+    });
+    const deadLetters = new DeadLetterStore(config.deadLettersPerTopic);
+    const deadLetterReader = new DeadLetterReader({
+      kafka,
+      prefix: topics.prefix,
+      groupId: `${readerGroup}.dlq`,
+      store: deadLetters,
+      logger,
+    });
+
+    const publisher = new HandoffPublisher(kafka, codec);
+    const sender = new TransactionalSender(kafka, readerGroup);
+    const inboxes = agentInboxPattern(topics.prefix);
+    const allowed = new Set(config.replayTargets);
+    const replayer = new Replayer({
+      sender,
+      codec,
+      auditTopic: topics.audit,
+      isAllowedTarget: (topic) =>
+        allowed.size > 0 ? allowed.has(topic) : topic === topics.inbound || inboxes.test(topic),
+      observe: (outcome) => metrics.replay(outcome),
+    });
+    const jobs = new ReplayJobs(deadLetters, replayer, logger);
+    const readers = [eventsReader, auditReader, deadLetterReader];
+
+    const app = await buildGatewayApp({
+      parts: {
+        submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
+        timelines,
+        listAgents: () => kafkaCall(() => listAgents(kafka, topics.prefix)),
+        deadLetters,
+        audit,
+        codec,
+        replayer,
+        jobs,
+      },
+      apiKeys: config.apiKeys,
+      logger,
+      metrics: metricsRegistry,
+      metricsOfRequest: metrics.request,
+      isReady: () => readers.every((reader) => reader.isRunning),
+    });
+    await Promise.all(readers.map((reader) => reader.start()));
+    await app.listen({ port: config.httpPort, host: config.httpHost });
+    const gateway = new Gateway(app, logger, async () => {
+      jobs.stopAll();
+      await Promise.all(readers.map((reader) => reader.stop()));
+      await Promise.all([publisher.close(), sender.close()]);
+    });
+    logger.info(
+      { event: 'service.started', http: gateway.address(), api_keys: config.apiKeys.map((key) => key.name) },
+      'started',
+    );
+    return gateway;
+  }
+
+  address(): string {
+    const address = this.app.server.address();
+    return typeof address === 'object' && address !== null
+      ? `http://${address.address}:${address.port}`
+      : String(address);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.logger.info({ event: 'service.stopping' }, 'stopping');
+      await this.app.close();
+      await this.stopParts();
+      this.logger.info({ event: 'service.stopped' }, 'stopped');
+    })();
+    return this.closing;
+  }
+}
+
+/** Admin calls that fail for want of Kafka answer 503, like publishing does. */
+async function kafkaCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isBatonError(error)) throw error;
+    throw new BatonError('KAFKA_UNAVAILABLE', `Kafka did not answer: ${(error as Error).message}`, { cause: error });
+  }
+}

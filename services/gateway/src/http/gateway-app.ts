@@ -1,0 +1,66 @@
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { registerHealthRoutes, type Logger, type Registry } from '@baton/runtime';
+import { installAccessControl } from '../access/access-control.js';
+import type { ApiKey } from '../access/api-keys.js';
+import type { GatewayParts } from '../gateway-parts.js';
+import { registerAgentRoutes } from '../routes/agent-routes.js';
+import { registerAuditRoutes } from '../routes/audit-routes.js';
+import { registerDeadLetterRoutes } from '../routes/dead-letter-routes.js';
+import { registerHandoffRoutes } from '../routes/handoff-routes.js';
+import { registerReplayJobRoutes } from '../routes/replay-job-routes.js';
+import { registerTaskRoutes } from '../routes/task-routes.js';
+import { installErrorReplies } from './error-reply.js';
+import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
+
+const UI_ROOT = fileURLToPath(new URL('../../ui/', import.meta.url));
+
+export interface GatewayAppOptions {
+  parts: GatewayParts;
+  apiKeys: readonly ApiKey[];
+  logger: Logger;
+  metrics: Registry;
+  /** Told of every answered API request. */
+  metricsOfRequest(route: string, method: string, status: number): void;
+  isReady(): boolean;
+}
+
+/** The gateway's HTTP app, built without listening so tests can inject requests. */
+export async function buildGatewayApp(options: GatewayAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    // Request lines are logged by the gateway itself, naming the credential, never its token.
+    disableRequestLogging: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array' } },
+  });
+  installErrorReplies(app);
+  installAccessControl(app, options.apiKeys);
+  await registerOpenApi(app);
+  registerHealthRoutes(app, { isReady: options.isReady, registry: options.metrics });
+  registerOpenApiRoute(app);
+  await app.register(fastifyStatic, { root: UI_ROOT, prefix: '/ui/' });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
+  registerHandoffRoutes(app, options.parts);
+  registerTaskRoutes(app, options.parts);
+  registerAgentRoutes(app, options.parts);
+  registerDeadLetterRoutes(app, options.parts);
+  registerReplayJobRoutes(app, options.parts);
+  registerAuditRoutes(app, options.parts);
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.routeOptions.config.role === undefined) return;
+    options.metricsOfRequest(request.routeOptions.url ?? 'unknown', request.method, reply.statusCode);
+    request.log.info(
+      {
+        event: 'http.request',
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        principal: request.principal?.name,
+        duration_ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+  return app;
+}
