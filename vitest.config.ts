@@ -19,6 +19,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          name: 'deploy',
+          // The Dockerfile, docker-compose.yml, infra/k8s and the monitoring configs, checked with
+          // docker-compose and kubectl (no Docker engine or cluster needed).
+          include: ['infra/test/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

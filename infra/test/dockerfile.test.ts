@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { readRepoFile } from './repo.js';
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+/** The Dockerfile's instructions, continuation lines joined and comments dropped. */
+function instructions(text: string): Instruction[] {
+  return text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [keyword, ...rest] = line.split(/\s+/);
+      return { keyword: keyword!.toUpperCase(), args: rest.join(' ') };
+    });
+}
+
+/** The instructions of each stage, by stage name (or index). */
+function stages(all: Instruction[]): Map<string, Instruction[]> {
+  const result = new Map<string, Instruction[]>();
+  let current: Instruction[] | undefined;
+  for (const instruction of all) {
+    if (instruction.keyword === 'FROM') {
+      current = [];
+      const name = /\sAS\s+(\S+)$/i.exec(instruction.args)?.[1] ?? String(result.size);
+      result.set(name, current);
+    }
+    current?.push(instruction);
+  }
+  return result;
+}
+
+describe('Dockerfile', () => {
+  const all = instructions(readRepoFile('Dockerfile'));
+  const byStage = stages(all);
+  const runtime = [...byStage.values()].at(-1)!;
+  const args = (keyword: string) => runtime.filter((entry) => entry.keyword === keyword).map((entry) => entry.args);
+
+  it('builds in stages, from the manifests to a runtime stage', () => {
+    expect([...byStage.keys()]).toEqual(['manifests', 'deps', 'runtime']);
+    expect(runtime[0]!.args).toMatch(/^node:\$\{NODE_VERSION\}-alpine AS runtime$/);
+  });
+
+  it('installs production dependencies of the services only', () => {
+    const install = byStage
+      .get('deps')!
+      .filter((entry) => entry.keyword === 'RUN')
+      .map((entry) => entry.args)
+      .join(' ');
+    expect(install).toContain('npm install');
+    expect(install).toContain('--omit=dev');
+    expect(install).toContain('--include-workspace-root');
+    expect(install).toContain('services/*/');
+  });
+
+  it('runs the service named by SERVICE through tsx, as the unprivileged node user', () => {
+    expect(args('USER')).toEqual(['node']);
+    expect(args('ARG')).toContain('SERVICE=router');
+    expect(args('ENV')).toContain('SERVICE=${SERVICE}');
+    expect(args('CMD')).toEqual(['["sh", "-c", "exec node --import tsx \\"services/${SERVICE}/src/main.ts\\""]']);
+    expect(args('EXPOSE')).toEqual(['8080']);
+    const env = args('ENV').join(' ');
+    expect(env).toContain('HTTP_PORT=8080');
+    expect(env).toContain('HTTP_HOST=0.0.0.0');
+    // A read-only root filesystem: tsx must not need to write its cache.
+    expect(env).toContain('TSX_DISABLE_CACHE=1');
+  });
+
+  it('copies what the services need at run time', () => {
+    const copied = args('COPY');
+    for (const source of ['schemas/', 'libs/', 'services/', 'tsconfig.json tsconfig.base.json']) {
+      expect(copied.some((entry) => entry.startsWith(source))).toBe(true);
+    }
+    expect(copied).toContain('--from=deps /app ./');
+  });
+
+  it('sets SERVICE after everything else, so the services share every other layer', () => {
+    const index = runtime.findIndex((entry) => entry.keyword === 'ARG' && entry.args.startsWith('SERVICE'));
+    expect(runtime.slice(index).map((entry) => entry.keyword)).toEqual(['ARG', 'ENV', 'CMD']);
+  });
+});
+
+describe('tsx at run time', () => {
+  it('is a dependency of the root package, so a production install has it', () => {
+    const pkg = JSON.parse(readRepoFile('package.json')) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    expect(pkg.dependencies?.tsx).toBeDefined();
+    expect(pkg.devDependencies?.tsx).toBeUndefined();
+  });
+});
+
+describe('.dockerignore', () => {
+  const lines = readRepoFile('.dockerignore')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+
+  it('keeps dependencies, git history, local data and Maven output out of the build context', () => {
+    for (const pattern of ['**/node_modules', '.git', '.baton', 'infra', '**/*.test.ts'])
+      expect(lines).toContain(pattern);
+  });
+
+  it('keeps everything the image copies', () => {
+    for (const kept of ['schemas', 'libs', 'services', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+      expect(lines).not.toContain(kept);
+      expect(lines).not.toContain(`${kept}/`);
+    }
+  });
+});
