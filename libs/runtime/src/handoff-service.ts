@@ -19,7 +19,7 @@ import {
   type HandoffCodec,
   type OutcomeCodec,
 } from '@baton/wire';
-import { buildHealthApp } from './health-app.js';
+import { buildHealthApp, listeningAddress } from './health-app.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
 import { createLogger, type Logger } from './logger.js';
@@ -114,10 +114,7 @@ export class HandoffService {
 
   /** The HTTP address the service listens on. */
   address(): string {
-    const address = this.app.server.address();
-    return typeof address === 'object' && address !== null
-      ? `http://${address.address}:${address.port}`
-      : String(address);
+    return listeningAddress(this.app);
   }
 
   close(): Promise<void> {

@@ -28,3 +28,11 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthAppOpt
     reply.header('content-type', options.registry.contentType).send(await options.registry.metrics()),
   );
 }
+
+/** Where an app listens, as a URL: services log it in `service.started`. */
+export function listeningAddress(app: FastifyInstance): string {
+  const address = app.server.address();
+  return typeof address === 'object' && address !== null
+    ? `http://${address.address}:${address.port}`
+    : String(address);
+}

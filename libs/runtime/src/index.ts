@@ -31,5 +31,5 @@ export {
   type HandoffLabels,
 } from './handoff-labels.js';
 export { cachedProbe, type CachedProbeOptions } from './cached-probe.js';
-export { buildHealthApp, registerHealthRoutes, type HealthAppOptions } from './health-app.js';
+export { buildHealthApp, listeningAddress, registerHealthRoutes, type HealthAppOptions } from './health-app.js';
 export { runUntilSignalled } from './run-until-signalled.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BatonError, isBatonError } from '@baton/errors';
 import { createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
-import { createLogger, createServiceMetrics, HandoffPublisher, type Logger } from '@baton/runtime';
+import { createLogger, createServiceMetrics, HandoffPublisher, listeningAddress, type Logger } from '@baton/runtime';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -135,10 +135,7 @@ export class Gateway {
   }
 
   address(): string {
-    const address = this.app.server.address();
-    return typeof address === 'object' && address !== null
-      ? `http://${address.address}:${address.port}`
-      : String(address);
+    return listeningAddress(this.app);
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
-import type { RecordHeaders } from '../headers/record-headers.js';
+import type { KafkaMessage } from 'kafkajs';
+import { readHeaders, type RecordHeaders } from '../headers/record-headers.js';
 
 /** A record as a processor sees it. */
 export interface ConsumedRecord {
@@ -20,4 +21,17 @@ export interface OutputRecord {
   headers?: RecordHeaders;
   /** Set only where co-partitioning demands it; otherwise the key decides. */
   partition?: number;
+}
+
+/** A record kafkajs delivered, as processors and readers see it. */
+export function consumedRecord(topic: string, partition: number, message: KafkaMessage): ConsumedRecord {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString() ?? null,
+    value: message.value,
+    headers: readHeaders(message.headers),
+    timestamp: message.timestamp,
+  };
 }

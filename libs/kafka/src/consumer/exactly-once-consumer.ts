@@ -1,8 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
-import { readHeaders } from '../headers/record-headers.js';
 import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
-import type { ConsumedRecord } from './consumed-record.js';
+import { consumedRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
 import type { MessageProcessor } from './message-processor.js';
 import { PartitionWorker } from './partition-worker.js';
@@ -86,16 +85,7 @@ export class ExactlyOnceConsumer<T> {
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 16,
       eachMessage: async ({ topic, partition, message }) => {
         const worker = await this.worker(partition);
-        const record: ConsumedRecord = {
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString() ?? null,
-          value: message.value,
-          headers: readHeaders(message.headers),
-          timestamp: message.timestamp,
-        };
-        await worker.receive(record);
+        await worker.receive(consumedRecord(topic, partition, message));
       },
     });
     this.running = true;

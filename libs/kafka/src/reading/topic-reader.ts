@@ -1,6 +1,5 @@
 import type { Consumer, Kafka } from 'kafkajs';
-import { readHeaders } from '../headers/record-headers.js';
-import type { ConsumedRecord } from '../consumer/consumed-record.js';
+import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 
 export interface TopicReaderOptions {
   kafka: Kafka;
@@ -49,15 +48,7 @@ export class TopicReader {
     await this.consumer.run({
       autoCommit: false,
       eachMessage: async ({ topic, partition, message }) => {
-        await this.options.onRecord({
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString() ?? null,
-          value: message.value,
-          headers: readHeaders(message.headers),
-          timestamp: message.timestamp,
-        });
+        await this.options.onRecord(consumedRecord(topic, partition, message));
       },
     });
     this.running = true;

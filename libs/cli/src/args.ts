@@ -1,0 +1,307 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { usageError } from './errors.js';
+
+type OptionSpec = NonNullable<ParseArgsConfig['options']>[string];
+type OptionSpecs = Record<string, OptionSpec>;
+
+export const COMMAND_NAMES = [
+  'help',
+  'publish',
+  'tail',
+  'task',
+  'agents',
+  'dlq list',
+  'dlq messages',
+  'dlq show',
+  'dlq replay',
+] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export interface CommandSpec {
+  name: CommandName;
+  usage: string;
+  summary: string;
+  /** Options besides the global ones, with their help lines. */
+  options: OptionSpecs;
+  optionHelp: readonly (readonly [string, string])[];
+  /** How many operands the command takes. */
+  operands: { min: number; max: number; names: string };
+}
+
+export const GLOBAL_OPTIONS = {
+  gateway: { type: 'string' },
+  token: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies OptionSpecs;
+
+export const GLOBAL_OPTION_HELP = [
+  ['--gateway URL', 'the gateway (default $BATON_GATEWAY_URL, else http://127.0.0.1:8080)'],
+  ['--token T', 'the API token (default $BATON_TOKEN); never printed'],
+  ['--json', 'print the raw JSON answer (tail: one JSON object per record)'],
+  ['-h, --help', 'show help'],
+] as const;
+
+const FILTER_OPTIONS = {
+  'error-code': { type: 'string' },
+  'task-id': { type: 'string' },
+  'handoff-type': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  from: { type: 'string' },
+  to: { type: 'string' },
+} as const satisfies OptionSpecs;
+
+const FILTER_HELP = [
+  ['--error-code C', 'dead-letter error code, e.g. RETRIES_EXHAUSTED'],
+  ['--task-id T', 'the record key'],
+  ['--handoff-type H', 'the ce_type header, e.g. STATUS_UPDATE'],
+  ['--header name=value', 'a header value (repeatable; all must match)'],
+  ['--from ISO', 'dead-lettered at or after'],
+  ['--to ISO', 'dead-lettered before'],
+] as const;
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'publish',
+    usage: 'baton publish [FILE|-]',
+    summary: 'validate a handoff JSON locally, then publish it through the gateway (stdin when no FILE or -)',
+    options: {},
+    optionHelp: [],
+    operands: { min: 0, max: 1, names: 'FILE' },
+  },
+  {
+    name: 'tail',
+    usage: 'baton tail TOPIC [--from-beginning] [--max N] [--brokers B] [--registry URL]',
+    summary: "print a topic's records decoded, straight from Kafka",
+    options: {
+      'from-beginning': { type: 'boolean' },
+      max: { type: 'string' },
+      brokers: { type: 'string' },
+      registry: { type: 'string' },
+    },
+    optionHelp: [
+      ['--from-beginning', 'read the records already there too (default: only new ones)'],
+      ['--max N', 'exit after N records'],
+      ['--brokers B', 'comma-separated host:port (default $KAFKA_BROKERS)'],
+      ['--registry URL', 'the schema registry (default $SCHEMA_REGISTRY_URL)'],
+    ],
+    operands: { min: 1, max: 1, names: 'TOPIC' },
+  },
+  {
+    name: 'task',
+    usage: 'baton task TASK_ID',
+    summary: "a task's timeline across agents",
+    options: {},
+    optionHelp: [],
+    operands: { min: 1, max: 1, names: 'TASK_ID' },
+  },
+  {
+    name: 'agents',
+    usage: 'baton agents',
+    summary: 'the agents and the router: up or down, and their instances',
+    options: {},
+    optionHelp: [],
+    operands: { min: 0, max: 0, names: '' },
+  },
+  {
+    name: 'dlq list',
+    usage: 'baton dlq list',
+    summary: 'the dead-letter topics with their counts',
+    options: {},
+    optionHelp: [],
+    operands: { min: 0, max: 0, names: '' },
+  },
+  {
+    name: 'dlq messages',
+    usage: 'baton dlq messages TOPIC [filters] [--limit N] [--cursor C]',
+    summary: "a dead-letter topic's records, newest first",
+    options: { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' } },
+    optionHelp: [
+      ...FILTER_HELP,
+      ['--limit N', 'records per page, 1-500 (default 50)'],
+      ['--cursor C', 'the next page, as the previous page names it'],
+    ],
+    operands: { min: 1, max: 1, names: 'TOPIC' },
+  },
+  {
+    name: 'dlq show',
+    usage: 'baton dlq show TOPIC ID',
+    summary: 'one dead letter: error, headers, decoded body and replays',
+    options: {},
+    optionHelp: [],
+    operands: { min: 2, max: 2, names: 'TOPIC ID' },
+  },
+  {
+    name: 'dlq replay',
+    usage:
+      'baton dlq replay TOPIC ID --reason R [--target-topic T] [--new-message-id]\n' +
+      '  baton dlq replay TOPIC --all|filters --reason R [--rate N] [--dry-run] [--target-topic T] [--new-message-id]',
+    summary: 'replay one dead letter, or plan and run a bulk replay following its progress',
+    options: {
+      ...FILTER_OPTIONS,
+      reason: { type: 'string' },
+      'target-topic': { type: 'string' },
+      'new-message-id': { type: 'boolean' },
+      all: { type: 'boolean' },
+      rate: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    },
+    optionHelp: [
+      ['--reason R', 'why (required; kept in the audit trail)'],
+      ['--target-topic T', 'replay there instead of the source topic (an allowed one)'],
+      ['--new-message-id', 'give the handoff a fresh message_id so it is processed again'],
+      ['--all', 'bulk: every dead letter of TOPIC'],
+      ...FILTER_HELP.map(([flag, text]) => [flag, `bulk: ${text}`] as const),
+      ['--rate N', 'bulk: replays per second (default 10)'],
+      ['--dry-run', 'bulk: print the plan only; nothing is replayed'],
+    ],
+    operands: { min: 1, max: 2, names: 'TOPIC [ID]' },
+  },
+  {
+    name: 'help',
+    usage: 'baton help [COMMAND]',
+    summary: 'this help, or the help of one command',
+    options: {},
+    optionHelp: [],
+    operands: { min: 0, max: 2, names: 'COMMAND' },
+  },
+];
+
+export type OptionValue = string | boolean | string[] | undefined;
+
+export interface ParsedCommandLine {
+  command: CommandName;
+  operands: string[];
+  /** The command's own options, by their long names. */
+  options: Record<string, OptionValue>;
+  global: { gateway?: string; token?: string; json: boolean; help: boolean };
+}
+
+export function commandSpec(name: CommandName): CommandSpec {
+  const spec = COMMANDS.find((command) => command.name === name);
+  if (!spec) throw new Error(`no command ${name}`);
+  return spec;
+}
+
+/** Every option of every command, so a first lenient pass finds the operands whatever the command. */
+function allOptions(): OptionSpecs {
+  return Object.assign({}, GLOBAL_OPTIONS, ...COMMANDS.map((command) => command.options)) as OptionSpecs;
+}
+
+/** The command the leading words name, and how many words that took; undefined for none. */
+export function resolveCommand(words: readonly string[]): { name: CommandName; length: number } | undefined {
+  const [first, second] = words;
+  if (first === undefined) return undefined;
+  if (first === 'dlq') {
+    if (second === undefined) throw usageError('dlq needs a subcommand: list, messages, show or replay');
+    const name = `dlq ${second}`;
+    if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
+      throw usageError(`unknown dlq subcommand "${second}"; see baton help dlq`);
+    }
+    return { name: name as CommandName, length: 2 };
+  }
+  if (first.includes(' ') || !(COMMAND_NAMES as readonly string[]).includes(first)) {
+    throw usageError(`unknown command "${first}"; see baton help`);
+  }
+  return { name: first as CommandName, length: 1 };
+}
+
+function strictParse(argv: readonly string[], options: OptionSpecs) {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw usageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+}
+
+/**
+ * Parses `baton`'s arguments: the command (one word, or two for dlq), its operands, its options
+ * and the global ones anywhere on the line. Throws a USAGE CliError for anything it does not take.
+ * No command, or `--help`, is the help command.
+ */
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  const lenient = parseArgs({ args: [...argv], options: allOptions(), strict: false, allowPositionals: true });
+  if (lenient.values.help === true) {
+    // Help for whatever the words name, even an incomplete command such as `baton dlq --help`.
+    return {
+      command: 'help',
+      operands: lenient.positionals.slice(0, 2),
+      options: {},
+      global: { json: false, help: true },
+    };
+  }
+  const resolved = resolveCommand(lenient.positionals);
+  const name = resolved?.name ?? 'help';
+  const spec = commandSpec(name);
+  const { values, positionals } = strictParse(argv, { ...GLOBAL_OPTIONS, ...spec.options });
+  const operands = positionals.slice(resolved?.length ?? 0);
+  const { gateway, token, json, help, ...options } = values as Record<string, OptionValue>;
+  const global = {
+    ...(typeof gateway === 'string' ? { gateway } : {}),
+    ...(typeof token === 'string' ? { token } : {}),
+    json: json === true,
+    help: help === true,
+  };
+  if (operands.length < spec.operands.min || operands.length > spec.operands.max) {
+    const expected =
+      spec.operands.max === 0
+        ? 'takes no operands'
+        : `takes ${spec.operands.names}${operands.length > spec.operands.max ? ` only, not "${operands.slice(spec.operands.max).join(' ')}"` : ''}`;
+    throw usageError(`${name} ${expected}; usage: ${spec.usage.split('\n')[0]}`);
+  }
+  return { command: name, operands, options, global };
+}
+
+/** An option's string value, or undefined. */
+export function stringOption(options: Record<string, OptionValue>, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function booleanOption(options: Record<string, OptionValue>, name: string): boolean {
+  return options[name] === true;
+}
+
+export function listOption(options: Record<string, OptionValue>, name: string): string[] {
+  const value = options[name];
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+}
+
+/** A whole number option within [min, max], or undefined when absent; a USAGE error otherwise. */
+export function integerOption(
+  options: Record<string, OptionValue>,
+  name: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  const text = stringOption(options, name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
+    throw usageError(
+      `--${name} must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, not "${text}"`,
+    );
+  }
+  return value;
+}
+
+/** A positive number option, or undefined when absent; a USAGE error otherwise. */
+export function positiveNumberOption(options: Record<string, OptionValue>, name: string): number | undefined {
+  const text = stringOption(options, name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
+    throw usageError(`--${name} must be a positive number, not "${text}"`);
+  }
+  return value;
+}
+
+/** The gateway and token to use: options first, then the environment, then the default gateway. */
+export function resolveConnection(
+  global: ParsedCommandLine['global'],
+  env: Record<string, string | undefined>,
+): { gatewayUrl: string; token: string | undefined } {
+  const gatewayUrl = global.gateway ?? (env.BATON_GATEWAY_URL || 'http://127.0.0.1:8080');
+  const token = global.token ?? (env.BATON_TOKEN || undefined);
+  return { gatewayUrl, token };
+}

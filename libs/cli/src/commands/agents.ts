@@ -1,0 +1,29 @@
+import type { Command } from '../context.js';
+import { formatTable, type Column } from '../format.js';
+
+export interface AgentStatus {
+  agent_id: string;
+  group_id: string;
+  up: boolean;
+  state: string;
+  instances: { instance_id: string; host: string }[];
+}
+
+export const AGENT_COLUMNS: readonly Column<AgentStatus>[] = [
+  { header: 'AGENT', value: (agent) => agent.agent_id },
+  { header: 'STATUS', value: (agent) => (agent.up ? 'up' : 'down') },
+  { header: 'STATE', value: (agent) => agent.state },
+  { header: 'INSTANCES', value: (agent) => agent.instances.length, align: 'right' },
+  {
+    header: 'INSTANCE (HOST)',
+    value: (agent) => agent.instances.map((instance) => `${instance.instance_id} (${instance.host})`).join(', '),
+  },
+  { header: 'GROUP', value: (agent) => agent.group_id },
+];
+
+/** `baton agents`: each agent and the router, up or down, with their instances. */
+export const agents: Command = async (context) => {
+  const answer = await context.gateway().get<{ agents: AgentStatus[] }>('/v1/agents');
+  if (context.json) return context.printJson(answer);
+  context.print(formatTable(AGENT_COLUMNS, answer.agents));
+};

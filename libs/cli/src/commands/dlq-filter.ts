@@ -1,0 +1,41 @@
+import { listOption, stringOption, type OptionValue } from '../args.js';
+import { usageError } from '../errors.js';
+
+/** Dead-letter filters as the gateway names them (query parameters, and a bulk replay's `filter`). */
+export interface DeadLetterFilter {
+  error_code?: string;
+  task_id?: string;
+  handoff_type?: string;
+  header?: string[];
+  from?: string;
+  to?: string;
+}
+
+function instant(options: Record<string, OptionValue>, name: string): string | undefined {
+  const value = stringOption(options, name);
+  if (value !== undefined && Number.isNaN(Date.parse(value))) {
+    throw usageError(`--${name} must be an ISO 8601 date-time such as 2025-01-31T12:00:00Z, not "${value}"`);
+  }
+  return value;
+}
+
+/** The filter the options give, checked: headers are name=value, dates parse. */
+export function filterFromOptions(options: Record<string, OptionValue>): DeadLetterFilter {
+  const headers = listOption(options, 'header');
+  for (const pair of headers) {
+    if (pair.indexOf('=') <= 0) throw usageError(`--header must be name=value, not "${pair}"`);
+  }
+  const filter: DeadLetterFilter = {
+    error_code: stringOption(options, 'error-code'),
+    task_id: stringOption(options, 'task-id'),
+    handoff_type: stringOption(options, 'handoff-type'),
+    header: headers.length > 0 ? headers : undefined,
+    from: instant(options, 'from'),
+    to: instant(options, 'to'),
+  };
+  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as DeadLetterFilter;
+}
+
+export function isEmptyFilter(filter: DeadLetterFilter): boolean {
+  return Object.keys(filter).length === 0;
+}

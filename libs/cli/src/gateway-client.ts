@@ -1,0 +1,103 @@
+import { CliError, EXIT, apiError } from './errors.js';
+
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface GatewayClientOptions {
+  baseUrl: string;
+  /** Sent as a bearer token; never part of any message. */
+  token?: string;
+  /** @default 30_000 */
+  timeoutMs?: number;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+/** `?a=1&header=x&header=y` of the values that are given; lists repeat their name. */
+export function queryString(query: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** A path segment: topic names and ids are user input. */
+export function segment(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/**
+ * The gateway's HTTP API as JSON in, JSON out. An error answer becomes a CliError with the
+ * gateway's code (exit 2 for 4xx, 3 for 5xx); an unreachable gateway is GATEWAY_UNAVAILABLE (3).
+ */
+export class GatewayClient {
+  private readonly baseUrl: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: GatewayClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  get<T = any>(path: string, query: Record<string, QueryValue> = {}): Promise<T> {
+    return this.request<T>('GET', `${path}${queryString(query)}`);
+  }
+
+  post<T = any>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>('POST', path, body);
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const url = `${this.baseUrl}${path}`;
+    let response: Response;
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw new CliError('GATEWAY_UNAVAILABLE', `cannot reach the gateway at ${this.baseUrl}: ${reasonOf(error)}`, {
+        exitCode: EXIT.UNAVAILABLE,
+        cause: error,
+      });
+    }
+    const text = await response.text().catch(() => '');
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text for the error message.
+    }
+    if (!response.ok) {
+      const error = apiError(response.status, parsed);
+      if (error.code === 'UNAUTHENTICATED' && !this.options.token) {
+        throw new CliError(error.code, `${error.message} (give --token or set BATON_TOKEN)`, {
+          exitCode: error.exitCode,
+        });
+      }
+      throw error;
+    }
+    if (typeof parsed === 'string') {
+      throw new CliError('GATEWAY_ANSWER_INVALID', `${method} ${path} answered ${response.status} with no JSON`, {
+        exitCode: EXIT.UNAVAILABLE,
+      });
+    }
+    return parsed as T;
+  }
+}
+
+/** Why a fetch failed, from the system error underneath (ECONNREFUSED, a timeout, ...). */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  if ((error as Error | undefined)?.name === 'TimeoutError') return 'no answer in time';
+  if (cause?.message || cause?.code) return cause.message || String(cause.code);
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,36 @@
+export { runCli } from './cli.js';
+export type { CliIo, Command, CommandContext } from './context.js';
+export {
+  COMMANDS,
+  COMMAND_NAMES,
+  parseCommandLine,
+  resolveCommand,
+  resolveConnection,
+  type CommandName,
+  type CommandSpec,
+  type ParsedCommandLine,
+} from './args.js';
+export {
+  CliError,
+  EXIT,
+  apiError,
+  exitCodeForStatus,
+  formatError,
+  toCliError,
+  type ExitCode,
+  type Issue,
+} from './errors.js';
+export { formatTable, formatFields, type Column } from './format.js';
+export { GatewayClient, queryString, type GatewayClientOptions } from './gateway-client.js';
+export { helpText } from './help.js';
+export {
+  decodeRecord,
+  formatRecordLine,
+  isEventsTopic,
+  type DecodedRecord,
+  type DecoderSource,
+  type RawRecord,
+  type RecordKind,
+  type ValueDecoder,
+} from './record-decoder.js';
+export { filterFromOptions, type DeadLetterFilter } from './commands/dlq-filter.js';

@@ -1,0 +1,30 @@
+import { runCli } from './cli.js';
+
+/** `bin/baton.js` runs this: the process's arguments, streams and signals, and its exit code. */
+const abort = new AbortController();
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // A second Ctrl-C does not wait for a clean stop.
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    abort.abort();
+  });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readStdin,
+  stdinIsTty: process.stdin.isTTY === true,
+  env: process.env,
+  signal: abort.signal,
+});
+// Exit once the output is flushed, without waiting for idle sockets or timers of the clients.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import type { CliIo } from './context.js';
+import { EXIT } from './errors.js';
+
+type Route = (body: any) => { status: number; body: unknown };
+
+/** A gateway of canned answers by `METHOD path`, recording the calls. */
+function fakeGateway(routes: Record<string, Route>) {
+  const calls: { method: string; path: string; body: unknown; authorization?: string }[] = [];
+  const fetch = (async (url: string, init: RequestInit): Promise<Response> => {
+    const path = url.replace('http://gw', '');
+    const method = init.method ?? 'GET';
+    const body = init.body === undefined ? undefined : JSON.parse(String(init.body));
+    calls.push({ method, path, body, authorization: (init.headers as Record<string, string>).authorization });
+    const route = routes[`${method} ${path}`];
+    const answer = route
+      ? route(body)
+      : { status: 404, body: { error: { code: 'ROUTE_NOT_FOUND', message: `no ${method} ${path}` } } };
+    return new Response(JSON.stringify(answer.body), { status: answer.status });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+async function run(argv: string[], fetch: typeof globalThis.fetch, stdin = '') {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    readStdin: async () => stdin,
+    stdinIsTty: false,
+    env: { BATON_GATEWAY_URL: 'http://gw', BATON_TOKEN: 'tok-123' },
+    signal: new AbortController().signal,
+    fetch,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+function job(state: string, replayed: number, failed = 0, errors: unknown[] = []) {
+  return {
+    job_id: 'j1',
+    state,
+    dlq_topic: 'in.dlq',
+    rate_per_second: 5,
+    plan: {
+      count: 2,
+      targets: { in: 2 },
+      items: [
+        { id: '0-1', message_id: 'm1', task_id: 't1', target_topic: 'in' },
+        { id: '0-2', message_id: 'm2', task_id: 't2', target_topic: 'in' },
+      ],
+    },
+    progress: { total: 2, replayed, failed, remaining: 2 - replayed - failed },
+    errors,
+  };
+}
+
+describe('runCli with a fake gateway', () => {
+  it('plans a bulk replay as a dry run, prints the plan and stops the planned job', async () => {
+    const gateway = fakeGateway({
+      'POST /v1/replays': () => ({ status: 201, body: job('planned', 0) }),
+      'POST /v1/replays/j1/stop': () => ({ status: 200, body: job('stopped', 0) }),
+    });
+    const result = await run(
+      ['dlq', 'replay', 'in.dlq', '--error-code', 'NO_ROUTE', '--reason', 'fixed', '--rate', '5', '--dry-run'],
+      gateway.fetch,
+    );
+    expect(result.code).toBe(EXIT.OK);
+    expect(gateway.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      'POST /v1/replays',
+      'POST /v1/replays/j1/stop',
+    ]);
+    expect(gateway.calls[0]?.body).toEqual({
+      dlq_topic: 'in.dlq',
+      reason: 'fixed',
+      filter: { error_code: 'NO_ROUTE' },
+      rate_per_second: 5,
+    });
+    expect(result.stdout).toContain('replay job j1: 2 dead letters of in.dlq at 5/s');
+    expect(result.stdout).toMatch(/0-2\s+t2\s+m2\s+in/);
+    expect(result.stdout).toContain('dry run: nothing replayed');
+  });
+
+  it('starts a bulk replay, follows it to the end and exits 4 when an item failed', async () => {
+    const failed = job('completed', 1, 1, [{ id: '0-2', code: 'KAFKA_UNAVAILABLE', message: 'no broker' }]);
+    const gateway = fakeGateway({
+      'POST /v1/replays': () => ({ status: 201, body: job('planned', 0) }),
+      'POST /v1/replays/j1/start': () => ({ status: 200, body: job('running', 0) }),
+      'GET /v1/replays/j1': () => ({ status: 200, body: failed }),
+    });
+    const result = await run(['dlq', 'replay', 'in.dlq', '--all', '--reason', 'fixed', '--json'], gateway.fetch);
+    expect(result.code).toBe(EXIT.REPLAY_FAILED);
+    expect(JSON.parse(result.stdout)).toEqual(failed);
+    expect(result.stderr).toContain('replay j1 running: 0/2 replayed, 0 failed, 2 remaining');
+    expect(result.stderr).toContain('replay j1 completed: 1/2 replayed, 1 failed, 0 remaining');
+    expect(result.stderr).toContain('failed 0-2: KAFKA_UNAVAILABLE: no broker');
+    expect(result.stderr).toContain('error REPLAY_INCOMPLETE');
+  });
+
+  it('prints the gateway error with its path and exits 2, never printing the token', async () => {
+    const gateway = fakeGateway({});
+    const result = await run(['task', 'nope'], gateway.fetch);
+    expect(result.code).toBe(EXIT.REFUSED);
+    expect(result.stderr).toBe('error ROUTE_NOT_FOUND: no GET /v1/tasks/nope\n');
+    expect(gateway.calls[0]?.authorization).toBe('Bearer tok-123');
+    expect(result.stdout + result.stderr).not.toContain('tok-123');
+  });
+
+  it('publishes from standard input what the builder made, and refuses an invalid one without a request', async () => {
+    const gateway = fakeGateway({
+      'POST /v1/handoffs': (body) => ({
+        status: 202,
+        body: {
+          message_id: body.metadata.message_id,
+          task_id: body.metadata.task_id,
+          topic: 'in',
+          partition: 0,
+          offset: '4',
+        },
+      }),
+    });
+    const draft = {
+      metadata: { sender_id: 'ops', recipient_id: 'probe_agent', task_id: 't-9' },
+      payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: 'x' } },
+    };
+    const published = await run(['publish', '-'], gateway.fetch, JSON.stringify(draft));
+    expect(published.code).toBe(EXIT.OK);
+    expect(gateway.calls[0]?.body).toMatchObject({
+      metadata: { task_id: 't-9', priority: 'MEDIUM', protocol_version: '1.0.0' },
+    });
+    expect(published.stdout).toMatch(/^message_id {2}[0-9a-f-]{36}\ntask_id {5}t-9\n/);
+
+    const invalid = await run(['publish'], gateway.fetch, JSON.stringify({ ...draft, metadata: {} }));
+    expect(invalid.code).toBe(EXIT.USAGE);
+    expect(invalid.stderr).toContain(
+      'error VALIDATION_FAILED: standard input: invalid handoff, 3 issues; nothing published',
+    );
+    expect(invalid.stderr).toContain('  FIELD_REQUIRED /metadata/task_id:');
+    expect(gateway.calls).toHaveLength(1);
+  });
+});
