@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'infra/**/target/**', '.baton/**'] },
@@ -24,6 +25,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The gateway's web page: a plain ES module run by the browser.
+    files: ['services/gateway/ui/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: globals.browser },
   },
   {
     files: ['libs/kafka/**/*.ts'],

@@ -33,4 +33,4 @@ export {
   type RecordKind,
   type ValueDecoder,
 } from './record-decoder.js';
-export { filterFromOptions, type DeadLetterFilter } from './commands/dlq-filter.js';
+export { filterFromOptions } from './commands/dlq-filter.js';

@@ -1,5 +1,5 @@
+import type { AgentStatus } from '@baton/gateway-api';
 import type { HandoffCodec } from '@baton/wire';
-import type { AgentStatus } from './agents/agent-directory.js';
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import type { HandoffSubmitter } from './publishing/handoff-submitter.js';

@@ -1,13 +1,6 @@
+import type { AgentStatus } from '@baton/gateway-api';
 import type { Command } from '../context.js';
 import { formatTable, type Column } from '../format.js';
-
-export interface AgentStatus {
-  agent_id: string;
-  group_id: string;
-  up: boolean;
-  state: string;
-  instances: { instance_id: string; host: string }[];
-}
 
 export const AGENT_COLUMNS: readonly Column<AgentStatus>[] = [
   { header: 'AGENT', value: (agent) => agent.agent_id },

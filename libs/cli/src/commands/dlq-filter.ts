@@ -1,15 +1,6 @@
+import type { DeadLetterFilterParameters } from '@baton/gateway-api';
 import { listOption, stringOption, type OptionValue } from '../args.js';
 import { usageError } from '../errors.js';
-
-/** Dead-letter filters as the gateway names them (query parameters, and a bulk replay's `filter`). */
-export interface DeadLetterFilter {
-  error_code?: string;
-  task_id?: string;
-  handoff_type?: string;
-  header?: string[];
-  from?: string;
-  to?: string;
-}
 
 function instant(options: Record<string, OptionValue>, name: string): string | undefined {
   const value = stringOption(options, name);
@@ -20,12 +11,12 @@ function instant(options: Record<string, OptionValue>, name: string): string | u
 }
 
 /** The filter the options give, checked: headers are name=value, dates parse. */
-export function filterFromOptions(options: Record<string, OptionValue>): DeadLetterFilter {
+export function filterFromOptions(options: Record<string, OptionValue>): DeadLetterFilterParameters {
   const headers = listOption(options, 'header');
   for (const pair of headers) {
     if (pair.indexOf('=') <= 0) throw usageError(`--header must be name=value, not "${pair}"`);
   }
-  const filter: DeadLetterFilter = {
+  const filter: DeadLetterFilterParameters = {
     error_code: stringOption(options, 'error-code'),
     task_id: stringOption(options, 'task-id'),
     handoff_type: stringOption(options, 'handoff-type'),
@@ -33,9 +24,11 @@ export function filterFromOptions(options: Record<string, OptionValue>): DeadLet
     from: instant(options, 'from'),
     to: instant(options, 'to'),
   };
-  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as DeadLetterFilter;
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== undefined),
+  ) as DeadLetterFilterParameters;
 }
 
-export function isEmptyFilter(filter: DeadLetterFilter): boolean {
+export function isEmptyFilter(filter: DeadLetterFilterParameters): boolean {
   return Object.keys(filter).length === 0;
 }

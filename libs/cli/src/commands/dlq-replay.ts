@@ -1,25 +1,10 @@
+import type { DeadLetterFilterParameters, ReplayJob } from '@baton/gateway-api';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { booleanOption, positiveNumberOption, stringOption } from '../args.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { formatTable } from '../format.js';
 import type { GatewayClient } from '../gateway-client.js';
-import type { DeadLetterFilter } from './dlq-filter.js';
-
-export interface ReplayJob {
-  job_id: string;
-  state: 'planned' | 'running' | 'paused' | 'stopped' | 'completed';
-  dlq_topic: string;
-  rate_per_second: number;
-  plan: {
-    count: number;
-    targets: Record<string, number>;
-    items: { id: string; message_id?: string; task_id: string | null; target_topic: string }[];
-    items_truncated?: boolean;
-  };
-  progress: { total: number; replayed: number; failed: number; remaining: number };
-  errors: { id: string; code: string; message: string }[];
-}
 
 /** How often a running job's progress is asked for. */
 export const POLL_INTERVAL_MS = 500;
@@ -96,7 +81,7 @@ async function follow(context: CommandContext, started: ReplayJob): Promise<Repl
  */
 export async function bulkReplay(
   context: CommandContext,
-  request: { topic: string; reason: string; filter: DeadLetterFilter },
+  request: { topic: string; reason: string; filter: DeadLetterFilterParameters },
 ): Promise<number | void> {
   const gateway = context.gateway();
   const rate = positiveNumberOption(context.options, 'rate');

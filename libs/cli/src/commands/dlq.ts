@@ -1,3 +1,4 @@
+import type { AuditEntry, DeadLetterDetail, DeadLetterSummary } from '@baton/gateway-api';
 import { booleanOption, integerOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../context.js';
 import { usageError } from '../errors.js';
@@ -5,54 +6,6 @@ import { formatFields, formatTable, type Column } from '../format.js';
 import { segment } from '../gateway-client.js';
 import { filterFromOptions, isEmptyFilter } from './dlq-filter.js';
 import { bulkReplay } from './dlq-replay.js';
-
-export interface DeadLetterSummary {
-  id: string;
-  topic: string;
-  partition: number;
-  offset: string;
-  timestamp: string;
-  task_id: string | null;
-  message_id?: string;
-  handoff_type?: string;
-  error_code: string;
-  error_message: string;
-  stage: string;
-  attempts: number;
-  source_topic: string;
-  replay_count: number;
-}
-
-interface AuditEntry {
-  audit_id: string;
-  time: string;
-  actor: string;
-  action: string;
-  reason: string;
-  message_id?: string;
-  new_message_id?: boolean;
-  target_topic?: string;
-  outcome: string;
-}
-
-interface DeadLetter extends DeadLetterSummary {
-  headers: Record<string, string>;
-  error: {
-    code: string;
-    message: string;
-    class: string;
-    stage: string;
-    retriable: boolean;
-    attempts: number;
-    consumer_group: string;
-    instance_id: string;
-    time: string;
-    source: { topic: string; partition: number; offset: string };
-  };
-  body: unknown;
-  body_error?: { code: string; message: string };
-  replays: AuditEntry[];
-}
 
 export const DEAD_LETTER_COLUMNS: readonly Column<DeadLetterSummary>[] = [
   { header: 'ID', value: (letter) => letter.id },
@@ -122,7 +75,7 @@ export const dlqMessages: Command = async (context) => {
 /** `baton dlq show TOPIC ID`. */
 export const dlqShow: Command = async (context) => {
   const [topic = '', id = ''] = context.operands;
-  const letter = await context.gateway().get<DeadLetter>(`/v1/dlq/${segment(topic)}/messages/${segment(id)}`);
+  const letter = await context.gateway().get<DeadLetterDetail>(`/v1/dlq/${segment(topic)}/messages/${segment(id)}`);
   if (context.json) return context.printJson(letter);
   const { error } = letter;
   const headerNames = Object.keys(letter.headers).sort();

@@ -1,16 +1,9 @@
+import type { AcceptedHandoff } from '@baton/gateway-api';
 import { readFile } from 'node:fs/promises';
 import { buildHandoff, HandoffValidationError, type HandoffDraft } from '@baton/protocol';
 import { CliError, EXIT, usageError } from '../errors.js';
 import type { Command } from '../context.js';
 import { formatFields } from '../format.js';
-
-interface AcceptedHandoff {
-  message_id: string;
-  task_id: string;
-  topic: string;
-  partition: number;
-  offset: string;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

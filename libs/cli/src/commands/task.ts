@@ -1,20 +1,7 @@
+import type { TimelineEvent } from '@baton/gateway-api';
 import type { Command } from '../context.js';
 import { formatTable, type Column } from '../format.js';
 import { segment } from '../gateway-client.js';
-
-export interface TimelineEvent {
-  time: string;
-  message_id: string;
-  handoff_type: string;
-  issue_category?: string;
-  sender?: string;
-  receiver?: string;
-  agent_id: string;
-  outcome: string;
-  target?: string;
-  detail?: string;
-  error_code?: string;
-}
 
 export const TIMELINE_COLUMNS: readonly Column<TimelineEvent>[] = [
   { header: 'TIME', value: (event) => event.time },

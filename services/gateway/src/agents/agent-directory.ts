@@ -1,14 +1,5 @@
+import type { AgentStatus } from '@baton/gateway-api';
 import { describeConsumerGroups, type ConsumerGroupStatus, type Kafka } from '@baton/kafka';
-
-export interface AgentStatus {
-  agent_id: string;
-  group_id: string;
-  /** At least one instance is a member of the agent's consumer group. */
-  up: boolean;
-  /** The group coordinator's state: Stable, PreparingRebalance, CompletingRebalance, Empty, Dead. */
-  state: string;
-  instances: { instance_id: string; host: string }[];
-}
 
 /**
  * The agent id a consumer group belongs to: `<prefix>.agent.<id>` for agents, `<prefix>.router`

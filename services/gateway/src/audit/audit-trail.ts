@@ -1,33 +1,5 @@
+import type { AuditEntry } from '@baton/gateway-api';
 import type { ConsumedRecord, OutputRecord } from '@baton/kafka';
-
-export const AUDIT_ACTIONS = [
-  'replay',
-  'replay_job.start',
-  'replay_job.pause',
-  'replay_job.resume',
-  'replay_job.stop',
-  'replay_job.complete',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** One operator action, as kept in `<prefix>.audit`: who, when, why and what. */
-export interface AuditEntry {
-  audit_id: string;
-  time: string;
-  actor: string;
-  action: AuditAction;
-  reason: string;
-  dlq_topic: string;
-  /** The dead letter replayed. */
-  id?: string;
-  job_id?: string;
-  /** The message id the replayed record carries, and the dead letter's own when it was replaced. */
-  message_id?: string;
-  original_message_id?: string;
-  new_message_id?: boolean;
-  target_topic?: string;
-  outcome: string;
-}
 
 /** An entry as a record: JSON, so any Kafka tool shows it; keyed by the DLQ topic. */
 export function auditRecord(topic: string, entry: AuditEntry): OutputRecord {

@@ -1,4 +1,5 @@
 import { BatonError } from '@baton/errors';
+import type { DeadLetterFilterParameters } from '@baton/gateway-api';
 import { DLQ_HEADERS, type ConsumedRecord } from '@baton/kafka';
 
 /** What an operator narrows dead letters by; every condition given must hold. */
@@ -14,39 +15,30 @@ export interface DeadLetterFilter {
   to?: string;
 }
 
-/** The query parameters (or bulk replay `filter`) that make a filter, as the routes' schemas name them. */
-export interface FilterParameters {
-  error_code?: string;
-  task_id?: string;
-  handoff_type?: string;
-  header?: string | string[];
-  from?: string;
-  to?: string;
-}
-
-function instant(value: string | undefined, name: string): string | undefined {
+function instant(value: string | undefined, name: string, where: string): string | undefined {
   if (value === undefined) return undefined;
   if (Number.isNaN(Date.parse(value))) {
     throw new BatonError('REQUEST_INVALID', `${name} must be an ISO 8601 date-time, not "${value}"`, {
-      path: `/query/${name}`,
+      path: `${where}/${name}`,
     });
   }
   return new Date(value).toISOString();
 }
 
-export function parseFilter(parameters: FilterParameters): DeadLetterFilter {
+/** `where` is the filter's place in the request, for error paths: the query, or a body's `filter`. */
+export function parseFilter(parameters: DeadLetterFilterParameters, where = '/query'): DeadLetterFilter {
   const headers: Record<string, string> = {};
   for (const pair of [parameters.header ?? []].flat()) {
     const split = pair.indexOf('=');
     if (split <= 0) {
       throw new BatonError('REQUEST_INVALID', `header filter must be name=value, not "${pair}"`, {
-        path: '/query/header',
+        path: `${where}/header`,
       });
     }
     headers[pair.slice(0, split)] = pair.slice(split + 1);
   }
-  const from = instant(parameters.from, 'from');
-  const to = instant(parameters.to, 'to');
+  const from = instant(parameters.from, 'from', where);
+  const to = instant(parameters.to, 'to', where);
   return {
     ...(parameters.error_code ? { error_code: parameters.error_code } : {}),
     ...(parameters.task_id ? { task_id: parameters.task_id } : {}),

@@ -1,17 +1,11 @@
 import { BatonError } from '@baton/errors';
+import type { DeadLetterTopicSummary } from '@baton/gateway-api';
 import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
 import { matchesFilter, type DeadLetterFilter } from './dead-letter-filter.js';
 
 /** A dead letter's id within its topic: `<partition>-<offset>`. */
 export function deadLetterId(record: Pick<ConsumedRecord, 'partition' | 'offset'>): string {
   return `${record.partition}-${record.offset}`;
-}
-
-export interface DeadLetterTopicSummary {
-  topic: string;
-  source_topic: string;
-  /** Every record read from the topic, including those no longer kept in memory. */
-  count: number;
 }
 
 export interface DeadLetterPage {
@@ -54,6 +48,10 @@ export class DeadLetterStore {
   /** Makes a topic known before its first record, so an empty DLQ is listed with count 0. */
   know(topic: string): void {
     if (!this.topics.has(topic)) this.topics.set(topic, { letters: [], byId: new Map(), count: 0 });
+  }
+
+  hasTopic(topic: string): boolean {
+    return this.topics.has(topic);
   }
 
   summaries(): DeadLetterTopicSummary[] {

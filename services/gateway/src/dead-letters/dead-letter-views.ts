@@ -1,45 +1,9 @@
 import { isBatonError } from '@baton/errors';
+import type { DeadLetterDetail, DeadLetterSummary } from '@baton/gateway-api';
 import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
 import type { HandoffCodec } from '@baton/wire';
-import type { AuditEntry, AuditTrail } from '../audit/audit-trail.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import { deadLetterId } from './dead-letter-store.js';
-
-export interface DeadLetterSummary {
-  id: string;
-  topic: string;
-  partition: number;
-  offset: string;
-  timestamp: string;
-  task_id: string | null;
-  message_id?: string;
-  handoff_type?: string;
-  error_code: string;
-  error_message: string;
-  stage: string;
-  attempts: number;
-  source_topic: string;
-  replay_count: number;
-}
-
-export interface DeadLetterDetail extends DeadLetterSummary {
-  headers: Record<string, string>;
-  error: {
-    code: string;
-    message: string;
-    class: string;
-    stage: string;
-    retriable: boolean;
-    attempts: number;
-    consumer_group: string;
-    instance_id: string;
-    time: string;
-    source: { topic: string; partition: number; offset: string };
-  };
-  body: unknown;
-  body_error?: { code: string; message: string };
-  value_base64: string | null;
-  replays: AuditEntry[];
-}
 
 function factsOf(record: ConsumedRecord) {
   const facts = readDeadLetterFacts(record.headers);

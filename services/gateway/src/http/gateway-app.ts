@@ -15,6 +15,7 @@ import { installErrorReplies } from './error-reply.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 
 const UI_ROOT = fileURLToPath(new URL('../../ui/', import.meta.url));
+const PAGE_CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
 
 export interface GatewayAppOptions {
   parts: GatewayParts;
@@ -39,8 +40,15 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
   await registerOpenApi(app);
   registerHealthRoutes(app, { isReady: options.isReady, registry: options.metrics });
   registerOpenApiRoute(app);
-  await app.register(fastifyStatic, { root: UI_ROOT, prefix: '/ui/' });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
+  await app.register(fastifyStatic, {
+    root: UI_ROOT,
+    prefix: '/ui/',
+    // The page loads nothing but its own files, so nothing else may run in it.
+    setHeaders: (response) => response.setHeader('content-security-policy', PAGE_CSP),
+  });
+  for (const path of ['/', '/ui']) {
+    app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/', 301));
+  }
   registerHandoffRoutes(app, options.parts);
   registerTaskRoutes(app, options.parts);
   registerAgentRoutes(app, options.parts);

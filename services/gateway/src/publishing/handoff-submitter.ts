@@ -1,14 +1,7 @@
 import { BatonError, isBatonError } from '@baton/errors';
+import type { AcceptedHandoff } from '@baton/gateway-api';
 import { buildHandoff, type HandoffDraft } from '@baton/protocol';
 import type { HandoffPublisher } from '@baton/runtime';
-
-export interface AcceptedHandoff {
-  message_id: string;
-  task_id: string;
-  topic: string;
-  partition: number;
-  offset: string;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

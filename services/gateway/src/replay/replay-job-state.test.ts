@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextJobState, REPLAY_JOB_COMMANDS, REPLAY_JOB_STATES } from './replay-job-state.js';
+import { REPLAY_JOB_STATES } from '@baton/gateway-api';
+import { nextJobState, REPLAY_JOB_COMMANDS } from './replay-job-state.js';
 
 describe('replay job states', () => {
   it('runs only after planning, pauses and resumes, and stops from any live state', () => {

@@ -1,7 +1,5 @@
 import { BatonError } from '@baton/errors';
-
-export const REPLAY_JOB_STATES = ['planned', 'running', 'paused', 'stopped', 'completed'] as const;
-export type ReplayJobState = (typeof REPLAY_JOB_STATES)[number];
+import type { ReplayJobState } from '@baton/gateway-api';
 
 export const REPLAY_JOB_COMMANDS = ['start', 'pause', 'resume', 'stop'] as const;
 export type ReplayJobCommand = (typeof REPLAY_JOB_COMMANDS)[number];

@@ -1,41 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatonError, isBatonError } from '@baton/errors';
+import type { ReplayJob } from '@baton/gateway-api';
 import type { ConsumedRecord } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
-import type { DeadLetterFilter } from '../dead-letters/dead-letter-filter.js';
+import { deadLetteredAt, parseFilter } from '../dead-letters/dead-letter-filter.js';
 import { deadLetterId, type DeadLetterStore } from '../dead-letters/dead-letter-store.js';
-import { nextJobState, type ReplayJobCommand, type ReplayJobState } from './replay-job-state.js';
+import { nextJobState, type ReplayJobCommand } from './replay-job-state.js';
 import type { Replayer } from './replayer.js';
 
 /** Items a plan shows one by one; its counts cover every item. */
 const PLAN_ITEMS_SHOWN = 1_000;
 
-export interface ReplayJobRequest {
-  dlq_topic: string;
-  filter: DeadLetterFilter;
-  reason: string;
-  target_topic?: string;
-  new_message_id: boolean;
-  rate_per_second: number;
-}
-
-export interface PlannedReplay {
-  id: string;
-  message_id?: string;
-  task_id: string | null;
-  target_topic: string;
-}
-
-export interface ReplayJob extends ReplayJobRequest {
-  job_id: string;
-  state: ReplayJobState;
-  actor: string;
-  created_at: string;
-  plan: { count: number; targets: Record<string, number>; items: PlannedReplay[]; items_truncated: boolean };
-  progress: { total: number; replayed: number; failed: number; remaining: number };
-  errors: { id: string; code: string; message: string }[];
-}
+/** What an operator asks to replay: a job's request, as the route takes it. */
+export type ReplayJobRequest = Pick<
+  ReplayJob,
+  'dlq_topic' | 'filter' | 'reason' | 'target_topic' | 'new_message_id' | 'rate_per_second'
+>;
 
 interface RunningJob {
   view: ReplayJob;
@@ -60,7 +41,17 @@ export class ReplayJobs {
   ) {}
 
   plan(request: ReplayJobRequest, actor: string): ReplayJob {
-    const letters = this.store.matching(request.dlq_topic, request.filter).reverse();
+    // Oldest first: a bulk replay sends letters in the order they failed.
+    const filter = parseFilter(request.filter, '/filter');
+    if (!this.store.hasTopic(request.dlq_topic)) {
+      throw new BatonError('DEAD_LETTER_NOT_FOUND', `no dead-letter topic "${request.dlq_topic}"`, {
+        path: '/dlq_topic',
+      });
+    }
+    const letters = this.store
+      .matching(request.dlq_topic, filter)
+      .reverse()
+      .sort((a, b) => deadLetteredAt(a) - deadLetteredAt(b));
     const items = letters.map((letter) => ({
       id: deadLetterId(letter),
       ...(letter.headers.ce_id === undefined ? {} : { message_id: letter.headers.ce_id }),

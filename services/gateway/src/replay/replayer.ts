@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '@baton/errors';
+import type { AuditAction, AuditEntry, ReplayResult } from '@baton/gateway-api';
 import { readDeadLetterFacts, type ConsumedRecord, type TransactionalSender } from '@baton/kafka';
 import type { HandoffCodec } from '@baton/wire';
-import { auditRecord, type AuditAction, type AuditEntry } from '../audit/audit-trail.js';
+import { auditRecord } from '../audit/audit-trail.js';
 import { deadLetterId } from '../dead-letters/dead-letter-store.js';
 import { replayedRecord } from './replay-record.js';
 
@@ -13,16 +14,6 @@ export interface ReplayRequest {
   targetTopic?: string;
   newMessageId?: boolean;
   jobId?: string;
-}
-
-export interface ReplayResult {
-  audit_id: string;
-  dlq_topic: string;
-  id: string;
-  target_topic: string;
-  message_id?: string;
-  partition: number;
-  offset: string;
 }
 
 export interface ReplayerOptions {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../access/access-control.js';
-import { parseFilter, type FilterParameters } from '../dead-letters/dead-letter-filter.js';
+import type { DeadLetterFilterParameters } from '@baton/gateway-api';
+import { parseFilter } from '../dead-letters/dead-letter-filter.js';
 import { deadLetterDetail, deadLetterSummary } from '../dead-letters/dead-letter-views.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import {
@@ -11,7 +12,7 @@ import {
   replayBody,
 } from '../http/route-schemas.js';
 
-interface ListQuery extends FilterParameters {
+interface ListQuery extends DeadLetterFilterParameters {
   limit: number;
   cursor?: string;
 }

@@ -1,18 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../access/access-control.js';
-import { parseFilter, type FilterParameters } from '../dead-letters/dead-letter-filter.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses, jobCommandParams, jobParams, replayJobBody } from '../http/route-schemas.js';
 import type { ReplayJobCommand } from '../replay/replay-job-state.js';
+import type { ReplayJobRequest } from '../replay/replay-jobs.js';
 
-interface ReplayJobBody {
-  dlq_topic: string;
-  filter?: FilterParameters;
-  reason: string;
-  target_topic?: string;
-  new_message_id: boolean;
-  rate_per_second: number;
-}
+type ReplayJobBody = Omit<ReplayJobRequest, 'filter'> & Partial<Pick<ReplayJobRequest, 'filter'>>;
 
 const job = { type: 'object', additionalProperties: true } as const;
 
@@ -29,8 +22,10 @@ export function registerReplayJobRoutes(app: FastifyInstance, parts: GatewayPart
       },
     },
     async (request, reply) => {
-      const { filter, ...rest } = request.body;
-      const planned = parts.jobs.plan({ ...rest, filter: parseFilter(filter ?? {}) }, principalOf(request).name);
+      const planned = parts.jobs.plan(
+        { ...request.body, filter: request.body.filter ?? {} },
+        principalOf(request).name,
+      );
       return reply.code(201).send(planned);
     },
   );

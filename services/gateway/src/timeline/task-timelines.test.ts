@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TaskTimelines, type TimelineEvent } from './task-timelines.js';
+import type { TimelineEvent } from '@baton/gateway-api';
+import { TaskTimelines } from './task-timelines.js';
 
 function event(outcome: string): TimelineEvent {
   return { time: '2026-11-22T10:00:00.000Z', message_id: 'm', handoff_type: 'ESCALATION', agent_id: 'a', outcome };

@@ -1,19 +1,5 @@
+import type { TimelineEvent } from '@baton/gateway-api';
 import type { HandoffOutcome, Immutable } from '@baton/protocol';
-
-/** One step of a task's path, as the gateway answers it. */
-export interface TimelineEvent {
-  time: string;
-  message_id: string;
-  handoff_type: string;
-  issue_category?: string;
-  sender?: string;
-  receiver?: string;
-  agent_id: string;
-  outcome: string;
-  target?: string;
-  detail?: string;
-  error_code?: string;
-}
 
 export function timelineEvent(event: Immutable<HandoffOutcome>): TimelineEvent {
   return {

@@ -1,0 +1,162 @@
+/** `POST /v1/handoffs`: the handoff is on every in-sync replica. */
+export interface AcceptedHandoff {
+  message_id: string;
+  task_id: string;
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/** One step of a task's path (`GET /v1/tasks/{task_id}`). */
+export interface TimelineEvent {
+  time: string;
+  message_id: string;
+  handoff_type: string;
+  issue_category?: string;
+  sender?: string;
+  receiver?: string;
+  /** The service that finished with the handoff. */
+  agent_id: string;
+  outcome: string;
+  target?: string;
+  detail?: string;
+  error_code?: string;
+}
+
+/** `GET /v1/agents` */
+export interface AgentStatus {
+  agent_id: string;
+  group_id: string;
+  /** At least one instance is a member of the agent's consumer group. */
+  up: boolean;
+  /** The group coordinator's state: Stable, PreparingRebalance, CompletingRebalance, Empty, Dead. */
+  state: string;
+  instances: { instance_id: string; host: string }[];
+}
+
+/** Dead-letter filters: the list's query parameters and a bulk replay's `filter`, same names. */
+export interface DeadLetterFilterParameters {
+  error_code?: string;
+  task_id?: string;
+  handoff_type?: string;
+  /** `name=value`; every one must match. */
+  header?: string | string[];
+  /** ISO 8601: dead-lettered at or after. */
+  from?: string;
+  /** ISO 8601: dead-lettered before. */
+  to?: string;
+}
+
+/** `GET /v1/dlq` */
+export interface DeadLetterTopicSummary {
+  topic: string;
+  source_topic: string;
+  /** Every record read from the topic, including those no longer kept in memory. */
+  count: number;
+}
+
+export interface DeadLetterSummary {
+  /** `<partition>-<offset>` within the DLQ topic. */
+  id: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  timestamp: string;
+  task_id: string | null;
+  message_id?: string;
+  handoff_type?: string;
+  error_code: string;
+  error_message: string;
+  stage: string;
+  attempts: number;
+  source_topic: string;
+  replay_count: number;
+}
+
+export interface DeadLetterDetail extends DeadLetterSummary {
+  headers: Record<string, string>;
+  error: {
+    code: string;
+    message: string;
+    class: string;
+    stage: string;
+    retriable: boolean;
+    attempts: number;
+    consumer_group: string;
+    instance_id: string;
+    time: string;
+    source: { topic: string; partition: number; offset: string };
+  };
+  /** The decoded handoff, or null with `body_error` when the bytes do not decode. */
+  body: unknown;
+  body_error?: { code: string; message: string };
+  value_base64: string | null;
+  replays: AuditEntry[];
+}
+
+/** `POST /v1/dlq/{topic}/messages/{id}/replay` */
+export interface ReplayResult {
+  audit_id: string;
+  dlq_topic: string;
+  id: string;
+  target_topic: string;
+  message_id?: string;
+  partition: number;
+  offset: string;
+}
+
+export const REPLAY_JOB_STATES = ['planned', 'running', 'paused', 'stopped', 'completed'] as const;
+export type ReplayJobState = (typeof REPLAY_JOB_STATES)[number];
+
+export interface PlannedReplay {
+  id: string;
+  message_id?: string;
+  task_id: string | null;
+  target_topic: string;
+}
+
+/** A bulk replay (`/v1/replays`): its plan (the dry run) and, once started, its progress. */
+export interface ReplayJob {
+  job_id: string;
+  state: ReplayJobState;
+  dlq_topic: string;
+  filter: DeadLetterFilterParameters;
+  reason: string;
+  target_topic?: string;
+  new_message_id: boolean;
+  rate_per_second: number;
+  actor: string;
+  created_at: string;
+  plan: { count: number; targets: Record<string, number>; items: PlannedReplay[]; items_truncated: boolean };
+  progress: { total: number; replayed: number; failed: number; remaining: number };
+  errors: { id: string; code: string; message: string }[];
+}
+
+export const AUDIT_ACTIONS = [
+  'replay',
+  'replay_job.start',
+  'replay_job.pause',
+  'replay_job.resume',
+  'replay_job.stop',
+  'replay_job.complete',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One operator action, as kept in `<prefix>.audit`: who, when, why and what. */
+export interface AuditEntry {
+  audit_id: string;
+  time: string;
+  actor: string;
+  action: AuditAction;
+  reason: string;
+  dlq_topic: string;
+  /** The dead letter replayed. */
+  id?: string;
+  job_id?: string;
+  /** The message id the replayed record carries; the dead letter's own when it was replaced. */
+  message_id?: string;
+  original_message_id?: string;
+  new_message_id?: boolean;
+  target_topic?: string;
+  outcome: string;
+}

@@ -1,0 +1,21 @@
+/**
+ * The gateway's HTTP API as types: what its routes answer and the filters they take. The gateway
+ * builds these and its clients (the `baton` CLI) read them, so both sides change together.
+ * docs/gateway-api.md describes them; the gateway's OpenAPI document shows their schemas.
+ */
+export type {
+  AcceptedHandoff,
+  TimelineEvent,
+  AgentStatus,
+  DeadLetterFilterParameters,
+  DeadLetterTopicSummary,
+  DeadLetterSummary,
+  DeadLetterDetail,
+  ReplayResult,
+  ReplayJobState,
+  PlannedReplay,
+  ReplayJob,
+  AuditAction,
+  AuditEntry,
+} from './answers.js';
+export { AUDIT_ACTIONS, REPLAY_JOB_STATES } from './answers.js';
