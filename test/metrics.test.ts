@@ -153,6 +153,13 @@ describe('/metrics of the router and an agent, after a small flow', () => {
         issue_category: 'SALES',
       }),
     ).toBe(3);
+    expect(
+      valueOf(samples, 'baton_handoff_outcomes_total', {
+        handoff_type: 'TASK_TRANSFER',
+        issue_category: 'SALES',
+        outcome: 'ROUTED',
+      }),
+    ).toBe(3);
     expect(valueOf(samples, 'baton_handoff_processing_seconds_sum', { handoff_type: 'TASK_TRANSFER' })).toBeGreaterThan(
       0,
     );
@@ -182,6 +189,13 @@ describe('/metrics of the router and an agent, after a small flow', () => {
       valueOf(samples, 'baton_dead_letters_total', { topic: topics.agentInbox('sales_agent'), reason: 'NO_HANDLER' }),
     ).toBe(1);
     expect(valueOf(samples, 'baton_handoff_processing_seconds_count', { handoff_type: 'TASK_TRANSFER' })).toBe(3);
+    expect(
+      valueOf(samples, 'baton_handoff_outcomes_total', {
+        handoff_type: 'TASK_TRANSFER',
+        issue_category: 'SALES',
+        outcome: 'COMPLETED',
+      }),
+    ).toBe(3);
 
     const line = sales.logs.find((entry) => entry.event === 'message.dead_lettered');
     expect(line).toMatchObject({

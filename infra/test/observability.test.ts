@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { METRIC_NAMES } from '@baton/runtime';
 import { familyOf, metricNames } from './promql.js';
 import { readRepoFile, serviceNames } from './repo.js';
 
 /** The metric families Baton's services expose, and the Node defaults the dashboard may use. */
-const FAMILIES = [
-  'baton_handoffs_consumed_total',
-  'baton_handoffs_routed_total',
-  'baton_handoff_processing_seconds',
-  'baton_handoff_retries_total',
-  'baton_dead_letters_total',
-  'baton_consumer_lag_messages',
-  'baton_schema_registry_up',
-  'baton_http_requests_total',
-  'baton_replays_total',
-  'process_resident_memory_bytes',
-  'nodejs_eventloop_lag_seconds',
-];
+const FAMILIES = [...Object.values(METRIC_NAMES), 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds'];
 const HISTOGRAMS = ['baton_handoff_processing_seconds'];
 
 interface ScrapeConfig {

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
 import { cachedProbe } from './cached-probe.js';
+import { OUTCOME_EVENT_TYPE_PREFIX } from './outcome-record.js';
 import { UNKNOWN_LABEL_VALUE, handoffTypeLabel } from './handoff-labels.js';
 
 /**
@@ -13,6 +14,8 @@ export const METRIC_NAMES = {
   handoffsConsumed: 'baton_handoffs_consumed_total',
   /** Counter {handoff_type, issue_category, rule, target}: the router's dispatches, one per target. */
   handoffsRouted: 'baton_handoffs_routed_total',
+  /** Counter {handoff_type, issue_category, outcome}: what became of handoffs here (COMPLETED, ESCALATED, ...). */
+  handoffOutcomes: 'baton_handoff_outcomes_total',
   /** Histogram {handoff_type, issue_category}: from taking a handoff to committing its outputs. */
   processingSeconds: 'baton_handoff_processing_seconds',
   /** Counter {handoff_type, code}: retries scheduled after a retriable failure. */
@@ -23,6 +26,10 @@ export const METRIC_NAMES = {
   consumerLag: 'baton_consumer_lag_messages',
   /** Gauge: 1 when the schema registry answered its last probe, else 0; probed on scrape. */
   schemaRegistryUp: 'baton_schema_registry_up',
+  /** Counter {route, method, status}: the gateway's API requests. */
+  httpRequests: 'baton_http_requests_total',
+  /** Counter {outcome}: dead letters the gateway replayed (replayed, failed). */
+  replays: 'baton_replays_total',
 } as const;
 
 /** How a value computed on scrape is bounded: reused for `cacheMs`, awaited at most `timeoutMs`. */
@@ -121,6 +128,12 @@ export function eventLabels(
   };
 }
 
+/** The outcome an outcome event names in its CloudEvents type, `baton.outcome.<OUTCOME>`. */
+function outcomeOf(headers: Readonly<Record<string, string>> | undefined): string | undefined {
+  const type = headers?.ce_type;
+  return type?.startsWith(OUTCOME_EVENT_TYPE_PREFIX) ? type.slice(OUTCOME_EVENT_TYPE_PREFIX.length) : undefined;
+}
+
 /** The handoff consumer's metrics on `registry`, counted from what the consumer reports. */
 export function consumerMetrics(registry: Registry): ConsumerObserver {
   const consumed = new Counter({
@@ -142,6 +155,12 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     labelNames: ['handoff_type', 'code'],
     registers: [registry],
   });
+  const outcomes = new Counter({
+    name: METRIC_NAMES.handoffOutcomes,
+    help: 'Outcome events this service committed, by handoff_type, issue_category and outcome',
+    labelNames: ['handoff_type', 'issue_category', 'outcome'],
+    registers: [registry],
+  });
   const deadLetters = new Counter({
     name: METRIC_NAMES.deadLetters,
     help: 'Records sent to a dead-letter topic, by source topic and reason (error code)',
@@ -149,10 +168,14 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     registers: [registry],
   });
   return {
-    processed: ({ record, labels, durationMs }) => {
+    processed: ({ record, labels, durationMs, outputs }) => {
       const handoff = eventLabels(labels, record.headers.ce_type);
       consumed.inc({ topic: record.topic, ...handoff, result: 'processed' });
       processing.observe(handoff, durationMs / 1000);
+      for (const output of outputs) {
+        const outcome = outcomeOf(output.headers);
+        if (outcome !== undefined) outcomes.inc({ ...handoff, outcome });
+      }
     },
     duplicate: ({ record, labels }) =>
       consumed.inc({ topic: record.topic, ...eventLabels(labels, record.headers.ce_type), result: 'duplicate' }),

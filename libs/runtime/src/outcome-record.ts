@@ -5,6 +5,9 @@ import type { OutcomeCodec } from '@baton/wire';
 import type { Handoff } from './handoff-processor.js';
 import { issueCategoryOf } from './handoff-labels.js';
 
+/** Outcome events' CloudEvents type: `baton.outcome.COMPLETED` and so on. */
+export const OUTCOME_EVENT_TYPE_PREFIX = 'baton.outcome.';
+
 export interface OutcomeFacts {
   agentId: string;
   outcome: HandoffOutcomeKind;
@@ -44,7 +47,7 @@ export function outcomeRecord(
     headers: {
       ce_specversion: '1.0',
       ce_id: event.event_id,
-      ce_type: `baton.outcome.${event.outcome}`,
+      ce_type: `${OUTCOME_EVENT_TYPE_PREFIX}${event.outcome}`,
       ce_source: event.agent_id,
       ce_subject: event.task_id,
       ce_time: event.time,

@@ -1,4 +1,4 @@
-import { Counter, type Registry } from '@baton/runtime';
+import { Counter, METRIC_NAMES, type Registry } from '@baton/runtime';
 
 export interface GatewayMetrics {
   request(route: string, method: string, status: number): void;
@@ -8,13 +8,13 @@ export interface GatewayMetrics {
 /** The gateway's own series, beside the default ones every service has. */
 export function gatewayMetrics(registry: Registry): GatewayMetrics {
   const requests = new Counter({
-    name: 'baton_http_requests_total',
+    name: METRIC_NAMES.httpRequests,
     help: 'Gateway API requests, by route, method and status',
     labelNames: ['route', 'method', 'status'],
     registers: [registry],
   });
   const replays = new Counter({
-    name: 'baton_replays_total',
+    name: METRIC_NAMES.replays,
     help: 'Dead letters replayed by operators, by outcome (replayed, failed)',
     labelNames: ['outcome'],
     registers: [registry],
