@@ -57,6 +57,11 @@ export const ERROR_CATALOGUE = {
     retriable: false,
     summary: 'The router found no rule, recipient or default route for a handoff.',
   },
+  NO_LIVE_AGENT: {
+    retriable: false,
+    summary:
+      'The agent the router chose has registered but has no live instance (no heartbeat within the liveness window), and no fallback with one is configured.',
+  },
   NO_HANDLER: {
     retriable: false,
     summary: 'An agent received a handoff_type it has no handler for.',
@@ -121,6 +126,11 @@ export const ERROR_CATALOGUE = {
   ANSWER_INVALID: {
     retriable: false,
     summary: "An operator's answer to the human agent is malformed (decision must be APPROVED or DENIED).",
+  },
+  ILLEGAL_TRANSITION: {
+    retriable: false,
+    summary:
+      "A handoff's state machine (seed 001) has no move for that event in that state: a late, duplicated or out-of-order message.",
   },
 } as const satisfies Record<string, { retriable: boolean; summary: string }>;
 

@@ -35,3 +35,24 @@ export {
   type HandoffOutcomeKind,
 } from './events/handoff-outcome.js';
 export { nameBasedUuid, BATON_ID_NAMESPACE } from './builders/name-based-id.js';
+export { validateLifecycleMessage, parseLifecycleMessage } from './validation/validate-lifecycle.js';
+export { loadLifecycleSchemas, payloadSchemaFile, type LifecycleSchemas } from './validation/lifecycle-schema-files.js';
+export { contextTransferMode, type ContextTransferMode } from './lifecycle/context-transfer.js';
+export {
+  HANDOFF_SIDES,
+  SENDER_STATES,
+  RECEIVER_STATES,
+  HANDOFF_EVENTS,
+  TERMINAL_STATES,
+  transition,
+  isTerminal,
+  receivedEvent,
+  type HandoffSide,
+  type SenderState,
+  type ReceiverState,
+  type HandoffState,
+  type StateOf,
+  type HandoffEvent,
+  type IllegalTransition,
+  type TransitionResult,
+} from './lifecycle/handoff-state-machine.js';

@@ -18,3 +18,9 @@ export {
   type AvroRecordSchema,
 } from './handoff-avro-schema.js';
 export { BATON_LOGICAL_TYPES } from './avro-logical-types.js';
+export {
+  createLifecycleCodec,
+  LIFECYCLE_AVRO_SCHEMA,
+  LIFECYCLE_SUBJECT,
+  type LifecycleCodec,
+} from './lifecycle-codec.js';

@@ -112,10 +112,10 @@ describe('buildLifecycleMessage', () => {
           estimated_handoff_time: 30,
         },
       },
-      { newId: () => 'm-1', now: () => new Date(Date.UTC(2026, 0, 2)) },
+      { newId: () => '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', now: () => new Date(Date.UTC(2026, 0, 2)) },
     );
     expect(accept).toEqual({
-      message_id: 'm-1',
+      message_id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
       timestamp: '2026-01-02T00:00:00.000Z',
       protocol_version: PROTOCOL_VERSION,
       message_type: 'HandoffAccept',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Immutable } from '../handoff/handoff-message.js';
 import { PROTOCOL_VERSION } from '../handoff/protocol-version.js';
 import type { LifecycleMessage, LifecycleMessageType, LifecyclePayloadByType } from '../lifecycle/lifecycle-message.js';
-import { deepFreeze } from './deep-freeze.js';
+import { parseLifecycleMessage } from '../validation/validate-lifecycle.js';
 import { isoTimestamp, type BuildOptions } from './build-handoff.js';
 
 export interface LifecycleDraft<T extends LifecycleMessageType> {
@@ -14,18 +14,23 @@ export interface LifecycleDraft<T extends LifecycleMessageType> {
   payload: LifecyclePayloadByType[T];
 }
 
-/** Builds an immutable lifecycle message of seed 001 with message_id, timestamp and version filled. */
+/**
+ * Builds a validated, immutable lifecycle message of seed 001 with message_id (UUID v4), timestamp
+ * and protocol_version filled. Throws HandoffValidationError when the result breaks the schemas,
+ * e.g. a reply without correlation_id or a payload copy that differs from the envelope.
+ */
 export function buildLifecycleMessage<T extends LifecycleMessageType>(
   messageType: T,
   draft: LifecycleDraft<T>,
   options: BuildOptions = {},
 ): Immutable<LifecycleMessage<T>> {
   const message = {
-    ...structuredClone(draft),
+    ...draft,
     message_id: (options.newId ?? randomUUID)(),
     timestamp: isoTimestamp((options.now ?? (() => new Date()))()),
     protocol_version: PROTOCOL_VERSION,
     message_type: messageType,
-  } as LifecycleMessage<T>;
-  return deepFreeze(message);
+  };
+  // parseLifecycleMessage copies before freezing, so the caller's draft is never frozen or shared.
+  return parseLifecycleMessage(message) as Immutable<LifecycleMessage<T>>;
 }

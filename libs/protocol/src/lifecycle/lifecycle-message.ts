@@ -15,8 +15,22 @@ export const LIFECYCLE_MESSAGE_TYPES = [
 
 export type LifecycleMessageType = (typeof LIFECYCLE_MESSAGE_TYPES)[number];
 
-export interface HandoffRequestPayload {
-  task_id: string;
+/**
+ * Seed 001 section IV lists task_id (and, in replies, correlation_id) inside each payload, while its
+ * Python sends them in the envelope only. The envelope's are required and authoritative; a payload
+ * may repeat them, and validation refuses a copy that differs (FIELD_MISMATCH).
+ */
+interface EnvelopeCopies {
+  /** Copy of the envelope's task_id. */
+  task_id?: string;
+}
+
+interface ReplyCopies extends EnvelopeCopies {
+  /** Copy of the envelope's correlation_id: the message_id of the HandoffRequest. */
+  correlation_id?: string;
+}
+
+export interface HandoffRequestPayload extends EnvelopeCopies {
   /** Why the sender hands over: lacking skill, out of scope, seeking expertise, load balancing. */
   reason: string;
   /** The kind of agent wanted, e.g. TechnicalSupportAgent or HumanAgent. */
@@ -25,17 +39,12 @@ export interface HandoffRequestPayload {
   initial_context_summary: string;
 }
 
-export interface HandoffAcceptPayload {
-  task_id: string;
-  /** message_id of the HandoffRequest. */
-  correlation_id: string;
+export interface HandoffAcceptPayload extends ReplyCopies {
   /** Seconds the receiver expects the handoff to take. */
   estimated_handoff_time: number;
 }
 
-export interface HandoffRejectPayload {
-  task_id: string;
-  correlation_id: string;
+export interface HandoffRejectPayload extends ReplyCopies {
   /** Capability mismatch, overloaded, not authorised. */
   reason: string;
   alternative_agent_suggestions?: string[];
@@ -43,6 +52,8 @@ export interface HandoffRejectPayload {
 
 /** Seed 001's context_data: everything the receiver needs to take the task over. */
 export interface TaskContextData {
+  /** Version of the task's context structure, as the seed recommends. */
+  schema_version?: string;
   task_description?: string;
   current_status?: string;
   progress_report?: JsonObject[] | string;
@@ -55,26 +66,31 @@ export interface TaskContextData {
   [extra: string]: unknown;
 }
 
-export interface TaskContextTransferPayload {
-  task_id: string;
-  correlation_id: string;
-  context_data: TaskContextData;
+/** Where a context sent by reference is stored, and how to check what is fetched from there. */
+export interface ContextRef {
+  /** s3://..., https://... */
+  uri: string;
+  /** SHA-256 of the stored bytes, lowercase hex. */
+  sha256: string;
+  size_bytes: number;
+  /** Media type of the stored bytes, e.g. application/json. */
+  content_type: string;
 }
 
-export interface HandoffCompletePayload {
-  task_id: string;
-  correlation_id: string;
+/** The context travels by value (context_data) or by reference (context_ref): exactly one of the two. */
+export type TaskContextTransferPayload = ReplyCopies &
+  ({ context_data: TaskContextData; context_ref?: never } | { context_ref: ContextRef; context_data?: never });
+
+export interface HandoffCompletePayload extends ReplyCopies {
   handoff_status: 'SUCCESS' | 'FAILURE';
 }
 
-export interface TaskStatusUpdatePayload {
-  task_id: string;
+export interface TaskStatusUpdatePayload extends EnvelopeCopies {
   status: 'IN_PROGRESS' | 'WAITING_FOR_INPUT' | 'COMPLETED' | 'FAILED';
   details: string;
 }
 
-export interface ErrorNotificationPayload {
-  task_id?: string;
+export interface ErrorNotificationPayload extends EnvelopeCopies {
   error_code: string;
   error_message: string;
   severity: 'CRITICAL' | 'WARNING' | 'INFO';
@@ -82,6 +98,7 @@ export interface ErrorNotificationPayload {
 }
 
 export interface HeartbeatPayload {
+  /** The sending agent: equals the envelope's sender_id. */
   agent_id: string;
   status: 'ALIVE' | 'HEALTHY' | 'DEGRADED';
   load_metrics?: Record<string, number>;
@@ -108,8 +125,9 @@ export type LifecycleMessage<T extends LifecycleMessageType = LifecycleMessageTy
     timestamp: string;
     protocol_version: string;
     message_type: K;
-    /** For replies: the message_id of the HandoffRequest they answer. */
+    /** For replies (required there): the message_id of the HandoffRequest they answer. */
     correlation_id?: string;
+    /** The Kafka record key; required for every message about one task. */
     task_id?: string;
     payload: LifecyclePayloadByType[K];
     /** Digital signature over the message, for sender authentication and integrity. */

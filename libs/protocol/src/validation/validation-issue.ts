@@ -11,6 +11,7 @@ export const VALIDATION_ISSUE_CODES = {
   FIELD_PATTERN: 'A string field does not match its pattern.',
   FIELD_OUT_OF_RANGE: 'A number, string length or array length is outside its bounds.',
   FIELD_INVALID: 'A field breaks another schema rule.',
+  FIELD_MISMATCH: 'A field that repeats another field of the message holds a different value.',
   UNKNOWN_HANDOFF_TYPE: 'payload.handoff_type is not a type this protocol version defines.',
   UNSUPPORTED_PROTOCOL_VERSION: 'metadata.protocol_version has a major version this reader does not speak.',
 } as const;
