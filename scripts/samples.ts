@@ -43,6 +43,19 @@ const escalation = buildHandoff({
   metadata: { ...seed.metadata, message_id: undefined, timestamp: undefined, task_id: `task-${randomUUID()}` },
 } as never);
 
+// Seed 003: a requirement the planner splits into 10 subtasks, each worked, compiled and reviewed 3 times.
+const requirement = buildHandoff({
+  metadata: { sender_id: 'user', recipient_id: 'planner_agent', task_id: `task-${randomUUID()}` },
+  payload: {
+    handoff_type: 'TASK_TRANSFER',
+    data: {
+      issue_category: 'WORKFLOW',
+      task_summary: 'Write the operator guide for the new router firmware.',
+      attributes: { subtasks: 10, max_review_rounds: 3 },
+    },
+  },
+});
+
 const samples = [
   ['seed 000: network escalation to technical support', escalation],
   [
@@ -56,6 +69,7 @@ const samples = [
       name: 'Bob Jones',
     }),
   ],
+  ['seed 003: a requirement split into 10 subtasks, reviewed 3 rounds each', requirement],
 ] as const;
 
 for (const [title, message] of samples) {

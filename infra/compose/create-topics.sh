@@ -32,6 +32,8 @@ specs+=(
   "$prefix.user.replies"
   "$prefix.audit retention.ms=-1"
   "$prefix.agent.human_agent.pending cleanup.policy=compact"
+  "$prefix.agent.planner_agent.workflows cleanup.policy=compact"
+  "$prefix.agents cleanup.policy=compact,delete retention.ms=604800000 segment.ms=3600000"
 )
 
 create() {

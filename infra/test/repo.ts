@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AGENTS_TOPIC_CONFIG } from '@baton/agent-registry';
 import { DEFAULT_DEDUPE_RETENTION_MS, deadLetterTopic, processedIdsTopic, topicNames } from '@baton/kafka';
 import { parse } from 'yaml';
 
@@ -60,6 +61,11 @@ export function humanPendingTopic(prefix: string): string {
   return `${prefix}.agent.human_agent.pending`;
 }
 
+/** The planner agent's compacted topic of workflows (workflowsTopic in services/planner-agent). */
+export function plannerWorkflowsTopic(prefix: string): string {
+  return `${prefix}.agent.planner_agent.workflows`;
+}
+
 export interface ExpectedTopic {
   name: string;
   /** Configs the topic must have, as strings. */
@@ -69,7 +75,8 @@ export interface ExpectedTopic {
 /**
  * Every topic the convention of libs/kafka/src/topics/topic-names.ts gives for the agents: each
  * named topic of topicNames(), every agent inbox, and for each consumed topic (the inbound topic and
- * the inboxes) its `.dlq` and its compacted `.processed`; plus the human agent's pending topic.
+ * the inboxes) its `.dlq` and its compacted `.processed`; plus the human agent's pending topic
+ * and the planner agent's workflows topic.
  */
 export function expectedTopics(prefix = 'baton'): ExpectedTopic[] {
   const names = topicNames(prefix);
@@ -86,6 +93,8 @@ export function expectedTopics(prefix = 'baton'): ExpectedTopic[] {
     });
   }
   topics.set(humanPendingTopic(prefix), { 'cleanup.policy': 'compact' });
+  topics.set(plannerWorkflowsTopic(prefix), { 'cleanup.policy': 'compact' });
+  topics.set(names.agents, Object.fromEntries(AGENTS_TOPIC_CONFIG.map(({ name, value }) => [name, value])));
   return [...topics.entries()].map(([name, config]) => ({ name, config })).sort((a, b) => a.name.localeCompare(b.name));
 }
 

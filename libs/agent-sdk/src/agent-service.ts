@@ -1,7 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  AgentHeartbeat,
+  ensureAgentsTopic,
+  kafkaRegistrySink,
+  loadRegistryConfig,
+  type RegistryConfig,
+} from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
 import type { TopicNames } from '@baton/kafka';
-import { messageLogger, outcomeRecord, type HandoffServiceDefinition } from '@baton/runtime';
+import {
+  messageLogger,
+  outcomeRecord,
+  type HandoffServiceContext,
+  type HandoffServiceDefinition,
+} from '@baton/runtime';
 import { AgentActions } from './agent-actions.js';
+import { agentCard } from './agent-card.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 /** The consumer group of an agent: all instances of one agent share its inbox's partitions. */
@@ -9,8 +23,54 @@ export function agentGroupId(topics: TopicNames, agentId: string): string {
   return `${topics.prefix}.agent.${agentId}`;
 }
 
-/** An agent as a handoff service: consumes its inbox, runs the handler of each handoff_type. */
-export function agentService(agent: AgentDefinition, now: () => Date = () => new Date()): HandoffServiceDefinition {
+/**
+ * Registers the agent instance in `<prefix>.agents` once its HTTP app is ready (before its consumer
+ * starts), heartbeats every `heartbeatIntervalMs`, and deregisters (a tombstone) when the app
+ * closes, which the chassis does on a clean stop after the consumer has drained.
+ */
+function registerInRegistry(
+  app: FastifyInstance,
+  agent: AgentDefinition,
+  context: HandoffServiceContext,
+  registry: Readonly<RegistryConfig>,
+  now: () => Date,
+): void {
+  const { config, topics, kafka, logger } = context;
+  let heartbeat: AgentHeartbeat | undefined;
+  app.addHook('onReady', async () => {
+    await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
+      numPartitions: config.partitions,
+      replicationFactor: config.replicationFactor,
+    });
+    heartbeat = new AgentHeartbeat({
+      topic: topics.agents,
+      card: agentCard(agent, {
+        instanceId: config.instanceId,
+        startedAt: now(),
+        heartbeatIntervalMs: registry.heartbeatIntervalMs,
+      }),
+      sink: kafkaRegistrySink(kafka),
+      logger,
+      now,
+    });
+    await heartbeat.start();
+  });
+  app.addHook('onClose', async () => {
+    await heartbeat?.stop();
+  });
+}
+
+/**
+ * An agent as a handoff service: consumes its inbox, runs the handler of each handoff_type, and
+ * keeps its card in the agent registry while it runs (see registerInRegistry).
+ */
+export function agentService(
+  agent: AgentDefinition,
+  now: () => Date = () => new Date(),
+  registry: Readonly<RegistryConfig> = loadRegistryConfig(),
+): HandoffServiceDefinition {
+  // Checked now, so a malformed card stops the agent before it starts.
+  agentCard(agent, { instanceId: 'check', startedAt: now(), heartbeatIntervalMs: registry.heartbeatIntervalMs });
   return {
     name: `agent.${agent.id}`,
     groupId: (topics) => agentGroupId(topics, agent.id),
@@ -40,6 +100,9 @@ export function agentService(agent: AgentDefinition, now: () => Date = () => new
               }),
             ],
     }),
-    registerRoutes: agent.routes,
+    registerRoutes(app, context) {
+      agent.routes?.(app, context);
+      registerInRegistry(app, agent, context, registry, now);
+    },
   };
 }

@@ -60,4 +60,38 @@ describe('deriveHandoff', () => {
     expect(next.metadata.correlation_id).toBe(seed.metadata.message_id);
     expect(next.metadata.expiration_time).toBeUndefined();
   });
+  it('splits off a subtask as a task of its own that names its parent, in the same flow', () => {
+    const child = deriveHandoff(seed, 'planner_agent', {
+      to: 'worker_agent',
+      task_id: 'task-abc-456.subtask-1',
+      parent_task_ids: ['task-abc-456'],
+      handoff_type: 'STATUS_UPDATE',
+      data: { status: 'IN_PROGRESS' },
+      action: { action_type: 'SPLIT_REQUIREMENT', details: 'subtask 1' },
+    });
+    expect(child.metadata).toMatchObject({
+      task_id: 'task-abc-456.subtask-1',
+      parent_task_ids: ['task-abc-456'],
+      correlation_id: 'flow-xyz-123',
+    });
+    // Within the subtask, every derived handoff carries its parents forward.
+    const next = deriveHandoff(child, 'worker_agent', {
+      to: 'compiler_agent',
+      handoff_type: 'STATUS_UPDATE',
+      data: { status: 'IN_PROGRESS' },
+      action: { action_type: 'DO_SUBTASK', details: 'round 1' },
+    });
+    expect(next.metadata.task_id).toBe('task-abc-456.subtask-1');
+    expect(next.metadata.parent_task_ids).toEqual(['task-abc-456']);
+    // A report to the parent task is of that task, which has no parents of its own here.
+    const report = deriveHandoff(next, 'reviewer_agent', {
+      to: 'planner_agent',
+      task_id: 'task-abc-456',
+      handoff_type: 'NOTIFICATION',
+      data: { event_type: 'SUBTASK_COMPLETED', message: 'done' },
+      action: { action_type: 'REPORT_SUBTASK_COMPLETED', details: 'done' },
+    });
+    expect(report.metadata.task_id).toBe('task-abc-456');
+    expect(report.metadata.parent_task_ids).toBeUndefined();
+  });
 });

@@ -24,12 +24,25 @@ export interface NextHandoff<T extends HandoffType = HandoffType> {
   workflow_state?: string;
   instructions?: HandoffInstructions;
   priority?: Priority;
+  /**
+   * Another task than the incoming one: a subtask the agent splits off (give it
+   * `parent_task_ids: [incoming task_id]`), or a task the agent reports to, such as a subtask's
+   * parent. Absent: the incoming message's task.
+   */
+  task_id?: string;
+  /**
+   * The new message's metadata.parent_task_ids. Absent: within the same task the incoming
+   * message's are carried forward; another task gets none.
+   */
+  parent_task_ids?: string[];
 }
 
 /**
  * The handoff an agent sends on from `incoming`: same task, correlated with the incoming flow,
  * the whole context carried over, and the agent's own action appended to previous_actions so the
  * receiver sees the full history. expiration_time is not carried: it bounds a message, not a task.
+ * parent_task_ids are carried within the task; `next.task_id` addresses another task (a subtask,
+ * or the parent a subtask reports to), which keeps the flow's correlation and the context.
  */
 export function deriveHandoff<T extends HandoffType>(
   incoming: Immutable<HandoffMessage>,
@@ -40,14 +53,18 @@ export function deriveHandoff<T extends HandoffType>(
   const now = options.now ?? (() => new Date());
   const action: PreviousAction = { ...next.action, timestamp: now().toISOString(), agent_id: agentId };
   const context = structuredClone(incoming.context) as HandoffMessage['context'];
+  const taskId = next.task_id ?? incoming.metadata.task_id;
+  const parents =
+    next.parent_task_ids ?? (taskId === incoming.metadata.task_id ? incoming.metadata.parent_task_ids : undefined);
   return buildHandoff(
     {
       metadata: {
         sender_id: agentId,
         recipient_id: next.to,
-        task_id: incoming.metadata.task_id,
+        task_id: taskId,
         correlation_id: incoming.metadata.correlation_id ?? incoming.metadata.message_id,
         priority: next.priority ?? incoming.metadata.priority,
+        ...(parents === undefined ? {} : { parent_task_ids: [...parents] }),
       },
       context: {
         ...context,

@@ -23,6 +23,31 @@ export interface TimelineEvent {
   error_code?: string;
 }
 
+/** An agent's card as it registered it in `<prefix>.agents` (seed 004's AgentInfo). */
+export interface AgentCardAnswer {
+  agent_id: string;
+  name: string;
+  domain: string;
+  description?: string;
+  skills: { name: string; description?: string }[];
+  /** TEXT, IMAGE, AUDIO or EMBEDDED. */
+  input_modes: string[];
+  output_modes: string[];
+  version: string;
+  instance_id: string;
+  started_at: string;
+  heartbeat_interval_ms: number;
+}
+
+/** One instance's registration: whether its last heartbeat is within the liveness window. */
+export interface AgentRegistrationAnswer {
+  instance_id: string;
+  live: boolean;
+  last_heartbeat_at: string;
+  started_at: string;
+  version: string;
+}
+
 /** `GET /v1/agents` */
 export interface AgentStatus {
   agent_id: string;
@@ -31,7 +56,14 @@ export interface AgentStatus {
   up: boolean;
   /** The group coordinator's state: Stable, PreparingRebalance, CompletingRebalance, Empty, Dead. */
   state: string;
-  instances: { instance_id: string; host: string }[];
+  /** The consumer group's members; `live` and `last_heartbeat_at` when the member has registered. */
+  instances: { instance_id: string; host: string; live?: boolean; last_heartbeat_at?: string }[];
+  /** At least one registered instance is live; null when the agent has no registration (the router). */
+  live: boolean | null;
+  /** The card of the instance that heartbeated last; null when none is registered. */
+  card: AgentCardAnswer | null;
+  /** Every registration in the registry topic, live or not, by instance_id. */
+  registrations: AgentRegistrationAnswer[];
 }
 
 /** Dead-letter filters: the list's query parameters and a bulk replay's `filter`, same names. */

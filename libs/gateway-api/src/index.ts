@@ -7,6 +7,8 @@ export type {
   AcceptedHandoff,
   TimelineEvent,
   AgentStatus,
+  AgentCardAnswer,
+  AgentRegistrationAnswer,
   DeadLetterFilterParameters,
   DeadLetterTopicSummary,
   DeadLetterSummary,

@@ -39,6 +39,10 @@ export function outcomeRecord(
     ...(facts.target === undefined ? {} : { target: facts.target }),
     ...(facts.detail === undefined ? {} : { detail: facts.detail }),
     ...(facts.errorCode === undefined ? {} : { error_code: facts.errorCode }),
+    ...(handoff.metadata.parent_task_ids === undefined
+      ? {}
+      : { parent_task_ids: [...handoff.metadata.parent_task_ids] }),
+    workflow_state: handoff.context.workflow_state,
   };
   return {
     topic,

@@ -7,6 +7,15 @@ export const CUSTOMER_SERVICE = 'customer_service_agent';
 /** Seed 000's customer service agent; it takes whole tasks (TASK_TRANSFER) only. */
 export const agent = defineAgent({
   id: CUSTOMER_SERVICE,
+  card: {
+    name: 'CustomerServiceAgent',
+    domain: 'customer_service',
+    description: 'First-line customer service: answers general requests, escalates network faults.',
+    skills: [
+      { name: 'answer_general_question', description: 'Answers general support requests itself' },
+      { name: 'escalate_network_fault', description: 'Escalates network faults to technical support' },
+    ],
+  },
   handlers: {
     TASK_TRANSFER(handoff, act) {
       const decision = decideTransfer({

@@ -1,3 +1,4 @@
+import { loadRegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
 import { loadServiceConfig, type ServiceConfig } from '@baton/runtime';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
@@ -12,6 +13,8 @@ export interface GatewayConfig extends ServiceConfig {
   deadLettersPerTopic: number;
   /** Tasks whose timelines are kept in memory; the least recently updated go first. */
   timelineTasks: number;
+  /** BATON_LIVENESS_WINDOW_MS; undefined: 3 heartbeat intervals of each agent instance. */
+  livenessWindowMs: number | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -39,5 +42,6 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
     publishTimeoutMs: positiveInteger(env, 'BATON_PUBLISH_TIMEOUT_MS', 10_000),
     deadLettersPerTopic: positiveInteger(env, 'BATON_DLQ_INDEX_LIMIT', 50_000),
     timelineTasks: positiveInteger(env, 'BATON_TIMELINE_TASKS', 100_000),
+    livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { AgentRegistryReader, AgentRegistryView, agentsTopicSpec } from '@baton/agent-registry';
 import { BatonError, isBatonError } from '@baton/errors';
 import { createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
 import { createLogger, createServiceMetrics, HandoffPublisher, listeningAddress, type Logger } from '@baton/runtime';
@@ -49,6 +50,7 @@ export class Gateway {
       { topic: topics.inbound, ...sizing },
       { topic: topics.events, ...sizing },
       { topic: topics.audit, ...sizing, configEntries: AUDIT_TOPIC_CONFIG },
+      agentsTopicSpec(topics.agents, sizing),
     ]);
     const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
     const metrics = gatewayMetrics(metricsRegistry);
@@ -88,6 +90,15 @@ export class Gateway {
       logger,
     });
 
+    const agentRegistry = new AgentRegistryView({ livenessWindowMs: config.livenessWindowMs });
+    const agentRegistryReader = new AgentRegistryReader({
+      kafka,
+      topic: topics.agents,
+      groupId: `${readerGroup}.agents`,
+      view: agentRegistry,
+      logger,
+    });
+
     const publisher = new HandoffPublisher(kafka, codec);
     const sender = new TransactionalSender(kafka, readerGroup);
     const inboxes = agentInboxPattern(topics.prefix);
@@ -101,13 +112,19 @@ export class Gateway {
       observe: (outcome) => metrics.replay(outcome),
     });
     const jobs = new ReplayJobs(deadLetters, replayer, logger);
-    const readers = [eventsReader, auditReader, deadLetterReader];
+    const readers = [eventsReader, auditReader, deadLetterReader, agentRegistryReader];
 
     const app = await buildGatewayApp({
       parts: {
         submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
         timelines,
-        listAgents: () => kafkaCall(() => listAgents(kafka, topics.prefix)),
+        listAgents: () =>
+          kafkaCall(() =>
+            listAgents(kafka, topics.prefix, () => ({
+              registered: agentRegistry.agents(new Date()),
+              known: new Set(agentRegistry.knownAgentIds()),
+            })),
+          ),
         deadLetters,
         audit,
         codec,

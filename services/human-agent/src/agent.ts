@@ -21,6 +21,15 @@ const hold: AgentHandler = (handoff, act, { logger }) => {
  */
 export const agent = defineAgent({
   id: HUMAN_AGENT,
+  card: {
+    name: 'HumanAgent',
+    domain: 'human_review',
+    description: 'A person: approvals and escalations wait until an operator answers over HTTP.',
+    skills: [
+      { name: 'approve_request', description: 'Approves or denies what an AI agent may not decide alone' },
+      { name: 'handle_escalation', description: 'Takes over an escalated task' },
+    ],
+  },
   handlers: { APPROVAL_REQUEST: hold, ESCALATION: hold },
   routes(app, context) {
     const { config, topics, kafka, logger, codec } = context;

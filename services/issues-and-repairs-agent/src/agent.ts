@@ -13,6 +13,16 @@ export const ISSUES_AND_REPAIRS_AGENT = 'issues_and_repairs_agent';
 export function issuesAndRepairsAgent(policy: RefundPolicy): AgentDefinition {
   return defineAgent({
     id: ISSUES_AND_REPAIRS_AGENT,
+    card: {
+      name: 'IssuesAndRepairsAgent',
+      domain: 'repairs',
+      description: 'Issues, repairs and refunds; refunds above the automatic limit need a human approval.',
+      skills: [
+        { name: 'execute_refund', description: 'Refunds an item, recorded once in the ledger' },
+        { name: 'look_up_item', description: 'Finds the item an issue is about' },
+        { name: 'repair_request', description: 'Books a repair of a faulty item' },
+      ],
+    },
     handlers: {
       TASK_TRANSFER(handoff, act) {
         // The SDK calls each handler with its own handoff_type only.

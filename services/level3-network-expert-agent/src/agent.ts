@@ -10,6 +10,15 @@ export const LEVEL3_NETWORK_EXPERTS = 'level3_network_expert_agent_pool';
  */
 export const agent = defineAgent({
   id: LEVEL3_NETWORK_EXPERTS,
+  card: {
+    name: 'Level3NetworkExpertAgent',
+    domain: 'network',
+    description: 'Level-3 network experts: the end of the escalation chain.',
+    skills: [
+      { name: 'root_cause_analysis', description: 'Finds the root cause of a network fault' },
+      { name: 'network_remedy', description: 'Records the remedy of a network fault in the ledger' },
+    ],
+  },
   handlers: {
     ESCALATION(handoff, act) {
       // The SDK calls this handler for ESCALATION handoffs only.

@@ -1,3 +1,4 @@
+import { AgentRegistryReader, AgentRegistryView, ensureAgentsTopic, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
 import type { ConsumerObserver, OutputRecord } from '@baton/kafka';
 import {
@@ -5,15 +6,21 @@ import {
   METRIC_NAMES,
   eventLabels,
   outcomeRecord,
+  type HandoffServiceContext,
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
-import { routeHandoff, type RoutingTable } from './routing/index.js';
+import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
 
 export const ROUTER_ID = 'router';
 
 /** Headers the router adds to a handoff it dispatches, so the decision is visible without decoding. */
-export const ROUTE_HEADERS = { rule: 'baton.route.rule', target: 'baton.route.target' } as const;
+export const ROUTE_HEADERS = {
+  rule: 'baton.route.rule',
+  target: 'baton.route.target',
+  /** The agents the table chose that had no live instance, when the fallback took over. */
+  fallbackFor: 'baton.route.fallback-for',
+} as const;
 
 /**
  * Counts `baton_handoffs_routed_total{handoff_type,issue_category,rule,target}` from the records
@@ -39,12 +46,75 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
   };
 }
 
+/** The service's HTTP app, as the chassis hands it to registerRoutes. */
+type HttpApp = Parameters<NonNullable<HandoffServiceDefinition['registerRoutes']>>[0];
+
+export interface RouterOptions {
+  /** BATON_LIVENESS_WINDOW_MS and the rest, see loadRegistryConfig. */
+  registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>;
+  now?: () => Date;
+}
+
+/**
+ * The router's view of the agent registry: read from `<prefix>.agents` to its end before the
+ * router takes its first handoff (the HTTP app is ready before the consumer starts), then followed.
+ */
+class RouterRegistry {
+  readonly view: AgentRegistryView;
+
+  constructor(private readonly options: RouterOptions) {
+    this.view = new AgentRegistryView({ livenessWindowMs: options.registry.livenessWindowMs });
+  }
+
+  liveness(): AgentLiveness {
+    const now = this.options.now?.() ?? new Date();
+    return {
+      mayRoute: (agentId) => this.view.mayRoute(agentId, now),
+      discover: (term) => this.view.discover(term, now),
+    };
+  }
+
+  register(app: HttpApp, { config, topics, kafka, logger }: HandoffServiceContext): void {
+    const reader = new AgentRegistryReader({
+      kafka,
+      topic: topics.agents,
+      groupId: `${topics.prefix}.router.registry.${config.instanceId}`,
+      view: this.view,
+      logger,
+    });
+    app.addHook('onReady', async () => {
+      await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
+        numPartitions: config.partitions,
+        replicationFactor: config.replicationFactor,
+      });
+      await reader.start();
+      const agents = this.view.agents(new Date());
+      logger.info(
+        {
+          event: 'registry.loaded',
+          topic: topics.agents,
+          agents: agents.length,
+          live: agents.filter((a) => a.live).length,
+        },
+        'agent registry read',
+      );
+    });
+    app.addHook('onClose', () => reader.stop());
+  }
+}
+
 /**
  * The router: consumes the inbound topic and dispatches each handoff to the inbox of the agent
- * its routing table names. The record goes on byte for byte, with its headers and the routing
- * decision added; a handoff with no route goes to the dead-letter topic with NO_ROUTE.
+ * its routing table names, or (with `discovery`) a live agent with the capability it asks for.
+ * The record goes on byte for byte, with its headers and the routing decision added. A handoff
+ * with no route goes to the dead-letter topic with NO_ROUTE; one whose agent has no live instance
+ * goes to the rule's or the table's fallback, else to the dead-letter topic with NO_LIVE_AGENT.
  */
-export function routerService(table: RoutingTable): HandoffServiceDefinition {
+export function routerService(
+  table: RoutingTable,
+  options: RouterOptions = { registry: { livenessWindowMs: undefined } },
+): HandoffServiceDefinition {
+  const registry = new RouterRegistry(options);
   return {
     name: ROUTER_ID,
     groupId: (topics) => `${topics.prefix}.router`,
@@ -52,21 +122,36 @@ export function routerService(table: RoutingTable): HandoffServiceDefinition {
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
     createProcessor: ({ topics, outcomeCodec }) => ({
       async handle(message, { record }) {
-        const decision = routeHandoff(table, message);
+        const decision = routeHandoff(table, message, registry.liveness());
         if (decision.kind === 'no-route') {
           throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
         }
+        if (decision.kind === 'no-live-agent') {
+          throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
+        }
+        const fallbackFor = decision.fallbackFor?.join(',');
+        // A replayed record may carry an earlier decision's headers: this decision's replace them.
+        const headers = { ...record.headers };
+        delete headers[ROUTE_HEADERS.fallbackFor];
         const dispatched: OutputRecord[] = decision.targets.map((target) => ({
           topic: topics.agentInbox(target),
           key: message.metadata.task_id,
           value: record.value as Buffer,
-          headers: { ...record.headers, [ROUTE_HEADERS.rule]: decision.ruleId, [ROUTE_HEADERS.target]: target },
+          headers: {
+            ...headers,
+            [ROUTE_HEADERS.rule]: decision.ruleId,
+            [ROUTE_HEADERS.target]: target,
+            ...(fallbackFor === undefined ? {} : { [ROUTE_HEADERS.fallbackFor]: fallbackFor }),
+          },
         }));
         const event = outcomeRecord(outcomeCodec, topics.events, message, {
           agentId: ROUTER_ID,
           outcome: 'ROUTED',
           target: decision.targets.join(','),
-          detail: `rule ${decision.ruleId}`,
+          detail:
+            fallbackFor === undefined
+              ? `rule ${decision.ruleId}`
+              : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
         });
         return [...dispatched, event];
       },
@@ -83,5 +168,6 @@ export function routerService(table: RoutingTable): HandoffServiceDefinition {
             ],
     }),
     observer: ({ metrics }) => routedMetrics(metrics),
+    registerRoutes: (app, context) => registry.register(app, context),
   };
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { loadRegistryConfig } from '@baton/agent-registry';
 import { createLogger, HandoffService, loadServiceConfig, runUntilSignalled } from '@baton/runtime';
 import { routerService } from './app.js';
 import { loadRoutingTable } from './routing/index.js';
@@ -10,5 +11,5 @@ await runUntilSignalled(async () => {
   const config = loadServiceConfig('router');
   // A table with an unknown target or an unreachable rule stops the router here, naming the rule.
   const table = await loadRoutingTable(process.env.ROUTING_TABLE ?? DEFAULT_TABLE);
-  return HandoffService.start(routerService(table), config);
+  return HandoffService.start(routerService(table, { registry: loadRegistryConfig() }), config);
 }, logger);

@@ -7,6 +7,15 @@ export const SALES_AGENT = 'sales_agent';
 /** Seed 002's sales agent: an order is an `execute_order` entry in the ledger, written exactly once. */
 export const agent = defineAgent({
   id: SALES_AGENT,
+  card: {
+    name: 'SalesAgent',
+    domain: 'sales',
+    description: 'Anything sales or buying related: takes orders from the catalogue.',
+    skills: [
+      { name: 'execute_order', description: 'Places an order for a catalogue item, recorded once in the ledger' },
+      { name: 'product_catalogue', description: 'Answers which products are for sale' },
+    ],
+  },
   handlers: {
     TASK_TRANSFER(handoff, act) {
       // The SDK calls each handler with its own handoff_type only.

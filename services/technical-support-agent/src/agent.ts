@@ -11,6 +11,15 @@ export const TECHNICAL_SUPPORT = 'technical_support_agent_pool';
  */
 export const agent = defineAgent({
   id: TECHNICAL_SUPPORT,
+  card: {
+    name: 'TechnicalSupportAgent',
+    domain: 'technical_support',
+    description: 'Tier-2 technical support: resolves escalations or escalates them to the network experts.',
+    skills: [
+      { name: 'remote_diagnostic', description: 'Diagnoses a fault remotely' },
+      { name: 'tier2_support', description: 'Resolves what customer service escalated' },
+    ],
+  },
   handlers: {
     ESCALATION(handoff, act) {
       // The SDK calls each handler with its own handoff_type only.

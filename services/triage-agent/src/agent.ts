@@ -12,6 +12,19 @@ export const TRIAGE_AGENT = 'triage_agent';
  */
 export const agent = defineAgent({
   id: TRIAGE_AGENT,
+  card: {
+    name: 'TriageAgent',
+    domain: 'triage',
+    description:
+      "Where customers' requests start: classifies them by keywords and hands them to the agent that deals with them.",
+    skills: [
+      {
+        name: 'classify_request',
+        description: 'Classifies a request as sales, refund, repair, network fault or human',
+      },
+      { name: 'relay_answer', description: "Relays a human agent's answer to the customer" },
+    ],
+  },
   handlers: {
     TASK_TRANSFER(handoff, act) {
       // The SDK calls each handler with its own handoff_type only.

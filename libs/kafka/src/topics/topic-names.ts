@@ -10,6 +10,7 @@
  * | side-effect ledger | `<prefix>.ledger` |
  * | agents' replies to the user | `<prefix>.user.replies` |
  * | operators' audit trail (replays) | `<prefix>.audit` |
+ * | the agent registry: cards and heartbeats, key `<agent_id>/<instance_id>` (compacted) | `<prefix>.agents` |
  * | dead letters of any source topic | `<source>.dlq` |
  * | message ids a consumer group has processed | `<source>.processed` |
  */
@@ -20,6 +21,8 @@ export interface TopicNames {
   readonly ledger: string;
   readonly userReplies: string;
   readonly audit: string;
+  /** The agent registry: each running agent instance's card and last heartbeat (compacted). */
+  readonly agents: string;
   agentInbox(agentId: string): string;
 }
 
@@ -40,6 +43,7 @@ export function topicNames(prefix: string = DEFAULT_TOPIC_PREFIX): TopicNames {
     ledger: `${prefix}.ledger`,
     userReplies: `${prefix}.user.replies`,
     audit: `${prefix}.audit`,
+    agents: `${prefix}.agents`,
     agentInbox: (agentId) => `${prefix}.agent.${agentId}.inbox`,
   };
 }

@@ -39,6 +39,10 @@ export interface HandoffOutcome {
   target?: string;
   detail?: string;
   error_code?: string;
+  /** The handoff's metadata.parent_task_ids: a subtask's events name the task it was split from. */
+  parent_task_ids?: readonly string[];
+  /** The handoff's context.workflow_state, e.g. ROUND_2_REVIEW. */
+  workflow_state?: string;
 }
 
 const require = createRequire(import.meta.url);

@@ -18,6 +18,11 @@ export interface HandoffMetadata {
   expiration_time?: string;
   /** Sender's signature over the message (seed 001); verification is the receiver's policy. */
   signature?: string;
+  /**
+   * The tasks this message's task was split from (seed 003: a planner's subtasks name their
+   * parent). A child task has its own task_id; absent on a task without a parent.
+   */
+  parent_task_ids?: string[];
 }
 
 export interface PreviousAction {

@@ -2,6 +2,28 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses } from '../http/route-schemas.js';
 
+/** An agent's card as registered in `<prefix>.agents` (seed 004's AgentInfo). */
+const AGENT_CARD = {
+  type: 'object',
+  description: "The card of the agent's instance that heartbeated last; null when none is registered",
+  properties: {
+    agent_id: { type: 'string' },
+    name: { type: 'string' },
+    domain: { type: 'string' },
+    description: { type: 'string' },
+    skills: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' } } },
+    },
+    input_modes: { type: 'array', items: { type: 'string', enum: ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] } },
+    output_modes: { type: 'array', items: { type: 'string', enum: ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] } },
+    version: { type: 'string' },
+    instance_id: { type: 'string' },
+    started_at: { type: 'string', format: 'date-time' },
+    heartbeat_interval_ms: { type: 'integer' },
+  },
+} as const;
+
 export function registerAgentRoutes(app: FastifyInstance, parts: GatewayParts): void {
   app.get(
     '/v1/agents',
@@ -9,7 +31,7 @@ export function registerAgentRoutes(app: FastifyInstance, parts: GatewayParts): 
       config: { role: 'viewer' },
       schema: {
         tags: ['agents'],
-        summary: 'Each agent service (and the router), its instances, and whether it is up',
+        summary: 'Each agent service (and the router), its instances, whether it is up, its card and liveness',
         response: {
           200: {
             type: 'object',
@@ -27,7 +49,31 @@ export function registerAgentRoutes(app: FastifyInstance, parts: GatewayParts): 
                       type: 'array',
                       items: {
                         type: 'object',
-                        properties: { instance_id: { type: 'string' }, host: { type: 'string' } },
+                        properties: {
+                          instance_id: { type: 'string' },
+                          host: { type: 'string' },
+                          live: { type: 'boolean', description: 'Present when the instance has registered' },
+                          last_heartbeat_at: { type: 'string', format: 'date-time' },
+                        },
+                      },
+                    },
+                    live: {
+                      type: ['boolean', 'null'],
+                      description: 'At least one registered instance is live; null when the agent never registered',
+                    },
+                    card: { ...AGENT_CARD, type: ['object', 'null'] },
+                    registrations: {
+                      type: 'array',
+                      description: 'Every registration in the registry topic, live or not',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          instance_id: { type: 'string' },
+                          live: { type: 'boolean' },
+                          last_heartbeat_at: { type: 'string', format: 'date-time' },
+                          started_at: { type: 'string', format: 'date-time' },
+                          version: { type: 'string' },
+                        },
                       },
                     },
                   },

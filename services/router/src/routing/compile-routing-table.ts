@@ -2,6 +2,7 @@ import { HANDOFF_TYPES, PRIORITIES } from '@baton/protocol';
 import { subsumes } from './rule-subsumes.js';
 import {
   DEFAULT_RULE_ID,
+  DISCOVERY_RULE_ID,
   MATCH_FIELDS,
   RECIPIENT_RULE_ID,
   type MatchField,
@@ -14,11 +15,11 @@ import { pointer, ruleLabel, type TableProblem } from './table-problem.js';
 /** The format version this router reads; a new format gets a new number so an old router refuses it. */
 export const ROUTING_TABLE_VERSION = 1;
 
-const TABLE_FIELDS = ['version', 'agents', 'rules', 'default'] as const;
-const RULE_FIELDS = ['id', 'match', 'target'] as const;
+const TABLE_FIELDS = ['version', 'agents', 'rules', 'default', 'fallback', 'discovery'] as const;
+const RULE_FIELDS = ['id', 'match', 'target', 'fallback'] as const;
 
 // A rule with one of these ids would make a decision's ruleId ambiguous.
-const RESERVED_IDS: ReadonlySet<string> = new Set([RECIPIENT_RULE_ID, DEFAULT_RULE_ID]);
+const RESERVED_IDS: ReadonlySet<string> = new Set([RECIPIENT_RULE_ID, DEFAULT_RULE_ID, DISCOVERY_RULE_ID]);
 
 // Fields whose values are a closed protocol enum, so a misspelt value is refused at start
 // instead of silently never matching.
@@ -57,8 +58,46 @@ export function compileRoutingTable(value: unknown): CompileResult {
   const state: RulesState = { agents, ids: new Map(), earlier: [] };
   const rules = readRules(value.rules, state, problems);
   const defaultTarget = readDefault(value, state, problems);
+  const fallback = Object.hasOwn(value, 'fallback')
+    ? readFallback(value.fallback, ['fallback'], 'the table', undefined, state, problems)
+    : undefined;
+  const discovery = readDiscovery(value, problems);
   if (problems.length > 0 || agents === undefined) return { ok: false, problems };
-  return { ok: true, table: Object.freeze({ agents, rules: Object.freeze(rules), defaultTarget }) };
+  return {
+    ok: true,
+    table: Object.freeze({ agents, rules: Object.freeze(rules), defaultTarget, fallback, discovery }),
+  };
+}
+
+function readDiscovery(table: Record<string, unknown>, problems: TableProblem[]): boolean {
+  if (!Object.hasOwn(table, 'discovery')) return false;
+  if (typeof table.discovery !== 'boolean') {
+    problems.push({ path: '/discovery', message: 'discovery must be true or false' });
+    return false;
+  }
+  return table.discovery;
+}
+
+/** A rule's or the table's fallback: one of `agents`, and not the agent it stands in for. */
+function readFallback(
+  value: unknown,
+  path: Path,
+  owner: string,
+  target: string | undefined,
+  state: RulesState,
+  problems: TableProblem[],
+): string | undefined {
+  const at = pointer(...path);
+  if (!isName(value)) {
+    problems.push({ path: at, message: `${owner}: fallback must be an agent id` });
+    return undefined;
+  }
+  if (state.agents !== undefined && !state.agents.has(value)) {
+    problems.push({ path: at, message: `${owner}: fallback "${value}" is not one of agents` });
+  } else if (value === target) {
+    problems.push({ path: at, message: `${owner}: fallback "${value}" is its own target` });
+  }
+  return value;
 }
 
 function readAgents(value: unknown, problems: TableProblem[]): ReadonlySet<string> | undefined {
@@ -102,6 +141,9 @@ function readRule(entry: unknown, index: number, state: RulesState, problems: Ta
   const id = readId(entry.id, index, label, state, problems);
   const match = readMatch(entry.match, path, label, problems);
   const target = readTarget(entry.target, path, label, state, problems);
+  const fallback = Object.hasOwn(entry, 'fallback')
+    ? readFallback(entry.fallback, [...path, 'fallback'], label, target, state, problems)
+    : undefined;
   if (match !== undefined) {
     const cover = state.earlier.find((earlier) => subsumes(earlier.match, match));
     if (cover !== undefined) {
@@ -113,7 +155,7 @@ function readRule(entry: unknown, index: number, state: RulesState, problems: Ta
     state.earlier.push({ label, match });
   }
   if (problems.length > before || id === undefined || match === undefined || target === undefined) return undefined;
-  return Object.freeze({ id, index, match, target });
+  return Object.freeze({ id, index, match, target, fallback });
 }
 
 function readId(

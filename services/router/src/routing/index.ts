@@ -1,8 +1,15 @@
 export { loadRoutingTable, parseRoutingTable } from './load-routing-table.js';
 export { ROUTING_TABLE_VERSION } from './compile-routing-table.js';
-export { routeHandoff, type RouteDecision, type RoutableMessage } from './route-handoff.js';
+export {
+  routeHandoff,
+  WITHOUT_REGISTRY,
+  type AgentLiveness,
+  type RouteDecision,
+  type RoutableMessage,
+} from './route-handoff.js';
 export {
   DEFAULT_RULE_ID,
+  DISCOVERY_RULE_ID,
   MATCH_FIELDS,
   RECIPIENT_RULE_ID,
   type MatchField,

@@ -48,8 +48,22 @@ default: triage
         },
       ],
       defaultTarget: 'triage',
+      fallback: undefined,
+      discovery: false,
     });
     expect(Object.isFrozen(table) && Object.isFrozen(table.rules) && Object.isFrozen(table.rules[0])).toBe(true);
+  });
+
+  it('reads fallbacks and discovery', () => {
+    const table = parseRoutingTable(
+      yaml({
+        rules: [{ ...rule('sales', { issue_category: 'SALES' }, 'sales'), fallback: 'triage' }],
+        fallback: 'tech',
+        discovery: true,
+      }),
+    );
+    expect(table.rules[0]?.fallback).toBe('triage');
+    expect(table).toMatchObject({ fallback: 'tech', discovery: true });
   });
 
   it('accepts a table without rules or default', () => {
@@ -57,6 +71,8 @@ default: triage
       agents: new Set(AGENTS),
       rules: [],
       defaultTarget: undefined,
+      fallback: undefined,
+      discovery: false,
     });
   });
 
@@ -91,7 +107,7 @@ describe('parseRoutingTable refuses YAML that is not a table', () => {
   ])('%s', (_name, text) => {
     const error = refusal(text);
     expect(error.message).toBe(
-      'invalid routing table test.yaml: the table must be a mapping of version, agents, rules and default',
+      'invalid routing table test.yaml: the table must be a mapping of version, agents, rules, default, fallback and discovery',
     );
     expect(error.path).toBe('');
   });
@@ -118,11 +134,13 @@ describe('parseRoutingTable checks the table', () => {
       [
         {
           path: '/routes',
-          message: 'the table has unknown field "routes"; it accepts version, agents, rules and default',
+          message:
+            'the table has unknown field "routes"; it accepts version, agents, rules, default, fallback and discovery',
         },
         {
           path: '/a~1b~0c',
-          message: 'the table has unknown field "a/b~c"; it accepts version, agents, rules and default',
+          message:
+            'the table has unknown field "a/b~c"; it accepts version, agents, rules, default, fallback and discovery',
         },
       ],
     ],
@@ -150,7 +168,7 @@ describe('parseRoutingTable checks the table', () => {
     [
       'a rule that is not a mapping',
       { rules: ['triage'] },
-      [{ path: '/rules/0', message: 'rule 0 must be a mapping of id, match and target' }],
+      [{ path: '/rules/0', message: 'rule 0 must be a mapping of id, match, target and fallback' }],
     ],
     [
       'an unknown rule field',
@@ -158,7 +176,7 @@ describe('parseRoutingTable checks the table', () => {
       [
         {
           path: '/rules/0/targets',
-          message: 'rule 0 ("a") has unknown field "targets"; it accepts id, match and target',
+          message: 'rule 0 ("a") has unknown field "targets"; it accepts id, match, target and fallback',
         },
         { path: '/rules/0/target', message: 'rule 0 ("a"): target must be an agent id' },
       ],
@@ -271,6 +289,28 @@ describe('parseRoutingTable checks the table', () => {
       'a default that is not a name',
       { rules: [], default: ['triage'] },
       [{ path: '/default', message: 'default must be an agent id; omit it to leave unmatched messages unrouted' }],
+    ],
+    [
+      'fallbacks that are unknown, not names, or the rule’s own target',
+      {
+        rules: [
+          { ...rule('a', { priority: 'LOW' }, 'sales'), fallback: 'billing' },
+          { ...rule('b', { priority: 'HIGH' }, 'sales'), fallback: 'sales' },
+          { ...rule('c', { priority: 'CRITICAL' }, 'sales'), fallback: 7 },
+        ],
+        fallback: 'nobody',
+      },
+      [
+        { path: '/rules/0/fallback', message: 'rule 0 ("a"): fallback "billing" is not one of agents' },
+        { path: '/rules/1/fallback', message: 'rule 1 ("b"): fallback "sales" is its own target' },
+        { path: '/rules/2/fallback', message: 'rule 2 ("c"): fallback must be an agent id' },
+        { path: '/fallback', message: 'the table: fallback "nobody" is not one of agents' },
+      ],
+    ],
+    [
+      'discovery that is not a boolean',
+      { rules: [], discovery: 'yes' },
+      [{ path: '/discovery', message: 'discovery must be true or false' }],
     ],
   ])('%s', (_name, table, expected) => {
     expect(problems(yaml(table))).toEqual(expected);

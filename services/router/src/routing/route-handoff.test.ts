@@ -1,7 +1,8 @@
+import { AgentRegistryView } from '@baton/agent-registry';
 import { buildHandoff, type HandoffPayload, type HandoffType, type Priority } from '@baton/protocol';
 import { describe, expect, it } from 'vitest';
 import { parseRoutingTable } from './load-routing-table.js';
-import { routeHandoff, type RoutableMessage } from './route-handoff.js';
+import { routeHandoff, type AgentLiveness, type RoutableMessage } from './route-handoff.js';
 
 const table = parseRoutingTable(`
 version: 1
@@ -167,5 +168,139 @@ describe('routeHandoff without a route', () => {
         'recipient_id "router": the recipients are not all known agents, no rule matches ' +
         'and the table has no default',
     });
+  });
+});
+
+describe('routeHandoff with agent liveness', () => {
+  const guarded = parseRoutingTable(`
+version: 1
+agents: [triage, sales, repairs, tech, human]
+rules:
+  - id: sales
+    match: { handoff_type: TASK_TRANSFER, issue_category: SALES }
+    target: sales
+    fallback: human
+  - id: repairs
+    match: { handoff_type: TASK_TRANSFER, issue_category: REPAIR }
+    target: repairs
+default: triage
+fallback: tech
+discovery: true
+`);
+  /** Agents in `down` have registered and have no live instance; `skills` maps a capability to live agents. */
+  const liveness = (down: string[], skills: Record<string, string[]> = {}): AgentLiveness => ({
+    mayRoute: (agent) => !down.includes(agent),
+    discover: (term) => skills[term] ?? [],
+  });
+
+  it('routes as before while the chosen agent is live or has never registered', () => {
+    expect(routeHandoff(guarded, message(payloads.transfer('SALES')), liveness([]))).toEqual({
+      kind: 'routed',
+      targets: ['sales'],
+      ruleId: 'sales',
+    });
+  });
+
+  it("sends a rule's messages to its fallback while its target has no live instance", () => {
+    expect(routeHandoff(guarded, message(payloads.transfer('SALES')), liveness(['sales']))).toEqual({
+      kind: 'routed',
+      targets: ['human'],
+      ruleId: 'sales',
+      fallbackFor: ['sales'],
+    });
+  });
+
+  it("uses the table's fallback for a rule without one, for recipients and for the default", () => {
+    expect(routeHandoff(guarded, message(payloads.transfer('REPAIR')), liveness(['repairs']))).toEqual({
+      kind: 'routed',
+      targets: ['tech'],
+      ruleId: 'repairs',
+      fallbackFor: ['repairs'],
+    });
+    expect(routeHandoff(guarded, message(payloads.transfer('BILLING')), liveness(['triage']))).toMatchObject({
+      targets: ['tech'],
+      ruleId: 'default',
+    });
+    const both = message(payloads.transfer('SALES'), { recipient_id: ['sales', 'tech', 'repairs'] });
+    expect(routeHandoff(guarded, both, liveness(['sales', 'repairs']))).toEqual({
+      kind: 'routed',
+      targets: ['tech'],
+      ruleId: 'recipient',
+      fallbackFor: ['sales', 'repairs'],
+    });
+  });
+
+  it('is no-live-agent when the fallback has no live instance either, or there is no fallback', () => {
+    expect(routeHandoff(guarded, message(payloads.transfer('SALES')), liveness(['sales', 'human']))).toEqual({
+      kind: 'no-live-agent',
+      reason: '"sales" (rule sales) has no live instance, nor has its fallback "human"',
+    });
+    expect(routeHandoff(noDefault, message(payloads.escalation('NETWORK_CONNECTIVITY')), liveness(['tech']))).toEqual({
+      kind: 'no-live-agent',
+      reason: '"tech" (rule network) has no live instance and no fallback is configured',
+    });
+  });
+
+  it('discovers a live agent by desired_agent_type, else by recipient, when no rule matches', () => {
+    const skills = { SalesAgent: ['sales'], execute_refund: ['repairs', 'tech'] };
+    const wanted = (desired_agent_type: string, recipient_id = 'router') =>
+      message(
+        {
+          handoff_type: 'TASK_TRANSFER',
+          data: { issue_category: 'BILLING', task_summary: 'Help', desired_agent_type },
+        },
+        { recipient_id },
+      );
+    expect(routeHandoff(guarded, wanted('SalesAgent'), liveness([], skills))).toEqual({
+      kind: 'routed',
+      targets: ['sales'],
+      ruleId: 'discovery',
+    });
+    // desired_agent_type, when present, is what discovery looks at.
+    expect(routeHandoff(guarded, wanted('Nobody', 'execute_refund'), liveness([], skills))).toMatchObject({
+      ruleId: 'default',
+    });
+    const bySkill = message(payloads.escalation('POWER_OUTAGE'), { recipient_id: ['nobody', 'execute_refund'] });
+    expect(routeHandoff(guarded, bySkill, liveness([], skills))).toEqual({
+      kind: 'routed',
+      targets: ['repairs'],
+      ruleId: 'discovery',
+    });
+    // A rule wins over discovery, and a table without discovery never discovers.
+    expect(
+      routeHandoff(guarded, message(payloads.transfer('SALES')), liveness([], { SalesAgent: ['x'] })),
+    ).toMatchObject({
+      ruleId: 'sales',
+    });
+    expect(routeHandoff(table, wanted('SalesAgent'), liveness([], skills))).toMatchObject({ ruleId: 'default' });
+  });
+
+  it('reads liveness from the registry view: unregistered routes, expired falls back, withdrawn falls back', () => {
+    const view = new AgentRegistryView();
+    const now = new Date('2026-01-01T12:00:10.000Z');
+    const card = (agent_id: string, instance_id: string) => ({
+      agent_id,
+      name: agent_id,
+      domain: 'd',
+      skills: [],
+      input_modes: ['TEXT' as const],
+      output_modes: ['TEXT' as const],
+      version: '1',
+      instance_id,
+      started_at: '2026-01-01T12:00:00.000Z',
+      heartbeat_interval_ms: 1_000,
+    });
+    const fromView: AgentLiveness = {
+      mayRoute: (agent) => view.mayRoute(agent, now),
+      discover: (term) => view.discover(term, now),
+    };
+    const sale = message(payloads.transfer('SALES'));
+    expect(routeHandoff(guarded, sale, fromView)).toMatchObject({ targets: ['sales'] });
+    view.apply('sales/a', { card: card('sales', 'a'), last_heartbeat_at: '2026-01-01T12:00:08.000Z' });
+    expect(routeHandoff(guarded, sale, fromView)).toMatchObject({ targets: ['sales'] });
+    view.apply('sales/a', { card: card('sales', 'a'), last_heartbeat_at: '2026-01-01T12:00:06.000Z' });
+    expect(routeHandoff(guarded, sale, fromView)).toMatchObject({ targets: ['human'], fallbackFor: ['sales'] });
+    view.apply('sales/a', null);
+    expect(routeHandoff(guarded, sale, fromView)).toMatchObject({ targets: ['human'], fallbackFor: ['sales'] });
   });
 });

@@ -1,11 +1,39 @@
 import type { HandoffMessage, Immutable } from '@baton/protocol';
-import { DEFAULT_RULE_ID, RECIPIENT_RULE_ID, type RoutingRule, type RoutingTable } from './routing-table.js';
+import {
+  DEFAULT_RULE_ID,
+  DISCOVERY_RULE_ID,
+  RECIPIENT_RULE_ID,
+  type RoutingRule,
+  type RoutingTable,
+} from './routing-table.js';
 
 export type RouteDecision =
-  { kind: 'routed'; targets: string[]; ruleId: string } | { kind: 'no-route'; reason: string };
+  | {
+      kind: 'routed';
+      targets: string[];
+      ruleId: string;
+      /** The agents the table chose that had no live instance, replaced by the fallback; absent when none. */
+      fallbackFor?: string[];
+    }
+  | { kind: 'no-route'; reason: string }
+  | { kind: 'no-live-agent'; reason: string };
 
 /** The parts of a handoff message routing reads. */
 export type RoutableMessage = Pick<Immutable<HandoffMessage>, 'metadata' | 'payload'>;
+
+/** What routing knows of the agent registry at the moment of the decision. */
+export interface AgentLiveness {
+  /**
+   * False only when the agent has registered and none of its instances is live; an agent that has
+   * never registered may be routed to (its inbox keeps the message until it runs).
+   */
+  mayRoute(agentId: string): boolean;
+  /** Live agents whose card's name, domain or a skill equals `term`, by agent_id. */
+  discover(term: string): string[];
+}
+
+/** Routing without a registry: every agent may be routed to and none is discovered. */
+export const WITHOUT_REGISTRY: AgentLiveness = { mayRoute: () => true, discover: () => [] };
 
 /** What a rule is matched against, read once per message. */
 interface MessageFacts {
@@ -16,15 +44,27 @@ interface MessageFacts {
 }
 
 /**
- * Decides where a handoff goes: straight to its recipients when the table knows them all (one
- * copy each); else to the target of the first rule that matches; else to the default; else
- * nowhere, with a reason that names what was looked at.
+ * Decides where a handoff goes, first answer wins:
+ * 1. straight to its recipients when the table knows them all (one copy each);
+ * 2. the target of the first rule that matches;
+ * 3. with `discovery: true`, a live agent whose card names the capability the message asks for:
+ *    `payload.data.desired_agent_type` when the message has one, else each recipient_id in turn,
+ *    compared with each card's name, domain and skills (the first such agent by agent_id);
+ * 4. the default;
+ * 5. nowhere: `no-route`, with a reason that names what was looked at.
+ * An agent chosen in steps 1, 2 or 4 that has registered but has no live instance is replaced by
+ * the rule's fallback, else the table's; when that has no live instance either, or there is none,
+ * the decision is `no-live-agent`.
  */
-export function routeHandoff(table: RoutingTable, message: RoutableMessage): RouteDecision {
+export function routeHandoff(
+  table: RoutingTable,
+  message: RoutableMessage,
+  liveness: AgentLiveness = WITHOUT_REGISTRY,
+): RouteDecision {
   const { recipient_id, priority } = message.metadata;
   const recipients = typeof recipient_id === 'string' ? [recipient_id] : recipient_id;
   if (recipients.length > 0 && recipients.every((recipient) => table.agents.has(recipient))) {
-    return { kind: 'routed', targets: [...new Set(recipients)], ruleId: RECIPIENT_RULE_ID };
+    return live([...new Set(recipients)], RECIPIENT_RULE_ID, table.fallback, liveness);
   }
   const { payload } = message;
   const facts: MessageFacts = {
@@ -34,9 +74,13 @@ export function routeHandoff(table: RoutingTable, message: RoutableMessage): Rou
     recipients,
   };
   const rule = table.rules.find((candidate) => matches(candidate, facts));
-  if (rule !== undefined) return { kind: 'routed', targets: [rule.target], ruleId: rule.id };
+  if (rule !== undefined) return live([rule.target], rule.id, rule.fallback ?? table.fallback, liveness);
+  if (table.discovery) {
+    const discovered = discover(message, recipients, liveness);
+    if (discovered !== undefined) return { kind: 'routed', targets: [discovered], ruleId: DISCOVERY_RULE_ID };
+  }
   if (table.defaultTarget !== undefined) {
-    return { kind: 'routed', targets: [table.defaultTarget], ruleId: DEFAULT_RULE_ID };
+    return live([table.defaultTarget], DEFAULT_RULE_ID, table.fallback, liveness);
   }
   const category = facts.issue_category === undefined ? '(none)' : JSON.stringify(facts.issue_category);
   return {
@@ -44,8 +88,49 @@ export function routeHandoff(table: RoutingTable, message: RoutableMessage): Rou
     reason:
       `no route for handoff_type ${facts.handoff_type}, issue_category ${category}, priority ${priority}, ` +
       `recipient_id ${JSON.stringify(recipient_id)}: the recipients are not all known agents, no rule matches ` +
+      (table.discovery ? 'and no live agent has the capability it names, ' : '') +
       'and the table has no default',
   };
+}
+
+/** The capability the message asks for, resolved to the first live agent that has it. */
+function discover(
+  message: RoutableMessage,
+  recipients: readonly string[],
+  liveness: AgentLiveness,
+): string | undefined {
+  const data = message.payload.data as { desired_agent_type?: unknown };
+  const terms = typeof data.desired_agent_type === 'string' ? [data.desired_agent_type] : recipients;
+  for (const term of terms) {
+    const [first] = liveness.discover(term);
+    if (first !== undefined) return first;
+  }
+  return undefined;
+}
+
+/** The chosen targets with each one that has no live instance replaced by `fallback`. */
+function live(chosen: string[], ruleId: string, fallback: string | undefined, liveness: AgentLiveness): RouteDecision {
+  const down = chosen.filter((target) => !liveness.mayRoute(target));
+  if (down.length === 0) return { kind: 'routed', targets: chosen, ruleId };
+  const names = down.map((agent) => `"${agent}"`).join(', ');
+  if (fallback === undefined) {
+    return {
+      kind: 'no-live-agent',
+      reason: `${names} (${ruleStep(ruleId)}) has no live instance and no fallback is configured`,
+    };
+  }
+  if (!liveness.mayRoute(fallback)) {
+    return {
+      kind: 'no-live-agent',
+      reason: `${names} (${ruleStep(ruleId)}) has no live instance, nor has its fallback "${fallback}"`,
+    };
+  }
+  const targets = [...new Set(chosen.map((target) => (down.includes(target) ? fallback : target)))];
+  return { kind: 'routed', targets, ruleId, fallbackFor: down };
+}
+
+function ruleStep(ruleId: string): string {
+  return ruleId === RECIPIENT_RULE_ID || ruleId === DEFAULT_RULE_ID ? `by ${ruleId}` : `rule ${ruleId}`;
 }
 
 function matches({ match }: RoutingRule, facts: MessageFacts): boolean {

@@ -31,8 +31,10 @@ describe("the repository's routing table", () => {
       'sales',
       'issues-and-repairs',
       'general-support',
+      'workflows',
     ]);
     expect(table.defaultTarget).toBe('triage_agent');
+    expect(table).toMatchObject({ discovery: true, fallback: undefined });
   });
 
   it("routes seed 000's escalation to technical support, by recipient or by rule", async () => {

@@ -12,6 +12,8 @@ export interface RoutingRule {
   readonly index: number;
   readonly match: RuleMatch;
   readonly target: string;
+  /** Where the rule's messages go while `target` has no live instance; else the table's fallback. */
+  readonly fallback: string | undefined;
 }
 
 /**
@@ -22,6 +24,10 @@ export interface RoutingTable {
   readonly agents: ReadonlySet<string>;
   readonly rules: readonly RoutingRule[];
   readonly defaultTarget: string | undefined;
+  /** Where a message goes when the agent chosen for it has no live instance (and its rule names no fallback). */
+  readonly fallback: string | undefined;
+  /** Whether unmatched messages are offered to live agents by the capability they name (see routeHandoff). */
+  readonly discovery: boolean;
 }
 
 /** The ruleId of a decision taken from metadata.recipient_id rather than from a rule. */
@@ -29,3 +35,6 @@ export const RECIPIENT_RULE_ID = 'recipient';
 
 /** The ruleId of a decision taken from the table's default. */
 export const DEFAULT_RULE_ID = 'default';
+
+/** The ruleId of a decision taken by discovery: a live agent with the capability the message names. */
+export const DISCOVERY_RULE_ID = 'discovery';

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { BatonError } from '@baton/errors';
+import { createProducer, type Consumer, type Kafka, type OutputRecord, type Producer } from '@baton/kafka';
+import type { Logger } from '@baton/runtime';
+import { parseWorkflowState, type WorkflowState } from './workflow-state.js';
+
+/** The key of barrier records, which tell the store it has read everything committed before them. */
+const BARRIER_KEY = '__baton.barrier__';
+
+/**
+ * The planner's compacted state topic: one record per parent task (keyed by its task_id), the
+ * workflow's latest state.
+ */
+export function workflowsTopic(prefix: string): string {
+  return `${prefix}.agent.planner_agent.workflows`;
+}
+
+export interface WorkflowStoreOptions {
+  kafka: Kafka;
+  topic: string;
+  /** A group of this instance's own, which never commits: every start reads the topic from the beginning. */
+  groupId: string;
+  logger: Logger;
+  /** How long `sync` may wait for the topic to be read. @default 30 s */
+  syncTimeoutMs?: number;
+}
+
+/**
+ * The planner's workflows, derived from its state topic alone: nothing lives only in memory. A
+ * state record is one of the outputs of the handoff that changed the workflow, committed in the
+ * same transaction as its offset, so the topic holds exactly what the planner has committed.
+ *
+ * Before deciding on a handoff, the planner calls `sync`: a barrier record goes to every
+ * partition of the topic and the store reads until it has seen them all. Committed transactions
+ * come before the barrier in each partition (a transaction still open holds the committed-only
+ * reader back until it ends), so the store then holds every state committed before the handoff,
+ * whichever instance committed it: after a restart, a rebalance, or a retry of an aborted attempt.
+ */
+export class WorkflowStore {
+  private readonly workflows = new Map<string, WorkflowState>();
+  private readonly barriers = new Map<string, { partitions: Set<number>; seen: () => void }>();
+  private readonly consumer: Consumer;
+  private readonly producer: Producer;
+  private partitions: number[] = [];
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: WorkflowStoreOptions) {
+    this.consumer = options.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: 50, readUncommitted: false });
+    this.producer = createProducer(options.kafka, { idempotent: true, maxInFlightRequests: 1 });
+  }
+
+  /** Reads the topic from its beginning; resolves once everything committed before the call is read. */
+  async start(): Promise<void> {
+    const admin = this.options.kafka.admin();
+    await admin.connect();
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: [this.options.topic] });
+      this.partitions = (metadata.topics[0]?.partitions ?? [])
+        .map((partition) => partition.partitionId)
+        .sort((a, b) => a - b);
+    } finally {
+      await admin.disconnect();
+    }
+    await this.producer.connect();
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) =>
+        this.apply(partition, message.key?.toString(), message.value ?? null),
+    });
+    await this.sync();
+  }
+
+  /** The workflow of `parentTaskId` as last committed, or undefined when it was never planned. */
+  get(parentTaskId: string): WorkflowState | undefined {
+    return this.workflows.get(parentTaskId);
+  }
+
+  /** Resolves once the store holds every state committed before the call. */
+  async sync(): Promise<void> {
+    const id = randomUUID();
+    const timeoutMs = this.options.syncTimeoutMs ?? 30_000;
+    const seen = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.barriers.delete(id);
+        reject(new BatonError('KAFKA_UNAVAILABLE', `${this.options.topic} not read up to date within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.barriers.set(id, {
+        partitions: new Set(this.partitions),
+        seen: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+    // Observed here so a timeout while sending is not an unhandled rejection.
+    seen.catch(() => undefined);
+    try {
+      await this.producer.send({
+        topic: this.options.topic,
+        acks: -1,
+        messages: this.partitions.map((partition) => ({ key: BARRIER_KEY, value: id, partition })),
+      });
+    } catch (error) {
+      this.barriers.get(id)?.seen();
+      this.barriers.delete(id);
+      throw new BatonError('KAFKA_UNAVAILABLE', `barrier not written to ${this.options.topic}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    await seen;
+  }
+
+  /** The state as a record of the topic, to commit with the handoff that changed it. */
+  record(state: WorkflowState): OutputRecord {
+    return {
+      topic: this.options.topic,
+      key: state.parent_task_id,
+      value: Buffer.from(JSON.stringify(state)),
+      headers: { 'content-type': 'application/json' },
+    };
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await Promise.allSettled([this.consumer.disconnect(), this.producer.disconnect()]);
+    })();
+    return this.stopping;
+  }
+
+  private apply(partition: number, key: string | undefined, value: Buffer | null): void {
+    if (key === undefined) return;
+    if (key === BARRIER_KEY) {
+      const id = value?.toString() ?? '';
+      const barrier = this.barriers.get(id);
+      if (barrier === undefined) return;
+      barrier.partitions.delete(partition);
+      if (barrier.partitions.size > 0) return;
+      this.barriers.delete(id);
+      barrier.seen();
+      return;
+    }
+    if (value === null) {
+      this.workflows.delete(key);
+      return;
+    }
+    try {
+      this.workflows.set(key, parseWorkflowState(value));
+    } catch (error) {
+      // The newest state of the workflow is unreadable, so the older one it replaced is no longer current either.
+      this.workflows.delete(key);
+      this.options.logger.warn(
+        { event: 'workflow.state_unreadable', task_id: key, err: error },
+        'unreadable workflow state skipped',
+      );
+    }
+  }
+}
