@@ -59,6 +59,7 @@ export {
   type PartitionWatermarks,
 } from './topics/consumer-lag.js';
 export { TopicReader, type TopicReaderOptions } from './reading/topic-reader.js';
+export { readerGroupId } from './reading/reader-group.js';
 export {
   describeConsumerGroups,
   listTopicNames,

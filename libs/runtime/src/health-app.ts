@@ -12,7 +12,9 @@ export interface HealthAppOptions {
  * work: readiness) and /metrics (Prometheus). Built without listening, so tests use inject().
  */
 export function buildHealthApp(options: HealthAppOptions): FastifyInstance {
-  const app = Fastify({ logger: false });
+  // Services' onReady hooks do Kafka work (creating a topic, reading a compacted one to its end), which
+  // can outlast Fastify's 10 s default on a busy machine; the service's start has no other deadline.
+  const app = Fastify({ logger: false, pluginTimeout: 120_000 });
   registerHealthRoutes(app, options);
   return app;
 }

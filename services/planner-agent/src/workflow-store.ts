@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '@baton/errors';
-import { createProducer, type Consumer, type Kafka, type OutputRecord, type Producer } from '@baton/kafka';
+import {
+  createProducer,
+  readerGroupId,
+  type Consumer,
+  type Kafka,
+  type OutputRecord,
+  type Producer,
+} from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import { parseWorkflowState, type WorkflowState } from './workflow-state.js';
 
@@ -45,7 +52,11 @@ export class WorkflowStore {
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: WorkflowStoreOptions) {
-    this.consumer = options.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: 50, readUncommitted: false });
+    this.consumer = options.kafka.consumer({
+      groupId: readerGroupId(options.groupId),
+      maxWaitTimeInMs: 50,
+      readUncommitted: false,
+    });
     this.producer = createProducer(options.kafka, { idempotent: true, maxInFlightRequests: 1 });
   }
 

@@ -3,6 +3,7 @@ import type { Consumer, Kafka, Producer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
 import { ExpiringIdSet } from './expiring-id-set.js';
+import { readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
@@ -41,7 +42,7 @@ export class ProcessedIds {
     private readonly retentionMs: number = DEFAULT_DEDUPE_RETENTION_MS,
   ) {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
-    this.consumer = kafka.consumer({ groupId: readerGroupId, maxWaitTimeInMs: 100 });
+    this.consumer = kafka.consumer({ groupId: uniqueReaderGroupId(readerGroupId), maxWaitTimeInMs: 100 });
   }
 
   async start(): Promise<void> {

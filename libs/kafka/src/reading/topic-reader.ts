@@ -1,5 +1,6 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import { BatonError } from '@baton/errors';
+import { readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 import { fetchEndOffsets } from '../topics/end-offsets.js';
 
@@ -36,7 +37,11 @@ export class TopicReader {
   private running = false;
 
   constructor(private readonly options: TopicReaderOptions) {
-    this.consumer = options.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: 250, readUncommitted: false });
+    this.consumer = options.kafka.consumer({
+      groupId: readerGroupId(options.groupId),
+      maxWaitTimeInMs: 250,
+      readUncommitted: false,
+    });
     this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
       this.running = true;
     });
