@@ -1,4 +1,5 @@
 import type { NextHandoff } from '@baton/agent-sdk';
+import { SUBTASK_ATTRIBUTES_PATH, objectAt, subtaskAttributes } from '@baton/workflow';
 import {
   HandoffValidationError,
   type Immutable,
@@ -10,15 +11,8 @@ import {
 /** Where the compiler sends a compilation: seed 003's agent D. */
 export const REVIEWER_AGENT = 'reviewer_agent';
 
-const ATTRIBUTES = '/payload/data/attributes';
-
 function invalid(path: string, message: string): HandoffValidationError {
   return new HandoffValidationError([{ code: 'FIELD_INVALID', path, message }]);
-}
-
-function objectAt(value: JsonValue | undefined, path: string): Immutable<JsonObject> {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  throw new HandoffValidationError([{ code: 'FIELD_TYPE', path, message: 'a subtask carries this object' }]);
 }
 
 /**
@@ -27,18 +21,17 @@ function objectAt(value: JsonValue | undefined, path: string): Immutable<JsonObj
  * hands it to the reviewer. The draft itself is dropped: the compilation carries it.
  */
 export function compileSubtask(data: Immutable<TaskTransferData>): NextHandoff<'TASK_TRANSFER'> {
-  const attributes = objectAt(data.attributes as JsonValue | undefined, ATTRIBUTES);
-  const workflow = objectAt(attributes.workflow as JsonValue | undefined, `${ATTRIBUTES}/workflow`);
-  const draft = objectAt(attributes.draft as JsonValue | undefined, `${ATTRIBUTES}/draft`);
+  const { attributes, workflow } = subtaskAttributes(data);
+  const draft = objectAt(attributes.draft as JsonValue | undefined, `${SUBTASK_ATTRIBUTES_PATH}/draft`);
   const round = workflow.round;
   if (typeof round !== 'number' || draft.round !== round) {
     throw invalid(
-      `${ATTRIBUTES}/draft/round`,
+      `${SUBTASK_ATTRIBUTES_PATH}/draft/round`,
       `the draft is of round ${String(draft.round)}, the subtask at ${String(round)}`,
     );
   }
   if (typeof draft.text !== 'string' || typeof draft.quality !== 'number') {
-    throw invalid(`${ATTRIBUTES}/draft`, 'a draft has a text and a quality');
+    throw invalid(`${SUBTASK_ATTRIBUTES_PATH}/draft`, 'a draft has a text and a quality');
   }
   const where =
     typeof workflow.subtask_index === 'number' && typeof workflow.subtask_count === 'number'

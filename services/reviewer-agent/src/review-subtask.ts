@@ -1,4 +1,5 @@
 import type { NextHandoff } from '@baton/agent-sdk';
+import { SUBTASK_ATTRIBUTES_PATH, objectAt, positiveIntegerAt, subtaskAttributes } from '@baton/workflow';
 import {
   HandoffValidationError,
   type Immutable,
@@ -14,8 +15,6 @@ export const DEFAULT_REPORT_TO = 'planner_agent';
 /** The event_type of the report to the parent task (the planner counts it). */
 export const SUBTASK_COMPLETED_EVENT = 'SUBTASK_COMPLETED';
 
-const ATTRIBUTES = '/payload/data/attributes';
-
 /** APPROVED: the compilation reached the required quality; ROUND_LIMIT: accepted at the last allowed round. */
 export type Verdict = 'APPROVED' | 'ROUND_LIMIT';
 
@@ -24,16 +23,6 @@ export type Review =
   | { kind: 'feedback'; next: NextHandoff<'TASK_TRANSFER'> }
   /** The subtask is done: it completes here, and each parent hears of it. */
   | { kind: 'approved'; verdict: Verdict; summary: string; reports: NextHandoff<'NOTIFICATION'>[] };
-
-function objectAt(value: JsonValue | undefined, path: string): Immutable<JsonObject> {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  throw new HandoffValidationError([{ code: 'FIELD_TYPE', path, message: 'a subtask carries this object' }]);
-}
-
-function integerAt(value: JsonValue | undefined, path: string): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  throw new HandoffValidationError([{ code: 'FIELD_OUT_OF_RANGE', path, message: 'must be an integer from 1' }]);
-}
 
 /**
  * Seed 003's agent D on one round of a subtask, by a fixed rule: the compilation is approved when
@@ -48,20 +37,28 @@ export function reviewSubtask(
   taskId: string,
   parentTaskIds: readonly string[],
 ): Review {
-  const attributes = objectAt(data.attributes as JsonValue | undefined, ATTRIBUTES);
-  const workflow = objectAt(attributes.workflow as JsonValue | undefined, `${ATTRIBUTES}/workflow`);
-  const compilation = objectAt(attributes.compilation as JsonValue | undefined, `${ATTRIBUTES}/compilation`);
-  const round = integerAt(workflow.round as JsonValue | undefined, `${ATTRIBUTES}/workflow/round`);
-  const maxRounds = integerAt(workflow.max_rounds as JsonValue | undefined, `${ATTRIBUTES}/workflow/max_rounds`);
+  const { attributes, workflow } = subtaskAttributes(data);
+  const compilation = objectAt(
+    attributes.compilation as JsonValue | undefined,
+    `${SUBTASK_ATTRIBUTES_PATH}/compilation`,
+  );
+  const round = positiveIntegerAt(workflow.round as JsonValue | undefined, `${SUBTASK_ATTRIBUTES_PATH}/workflow/round`);
+  const maxRounds = positiveIntegerAt(
+    workflow.max_rounds as JsonValue | undefined,
+    `${SUBTASK_ATTRIBUTES_PATH}/workflow/max_rounds`,
+  );
   const required =
     workflow.required_quality === undefined
       ? maxRounds
-      : integerAt(workflow.required_quality as JsonValue, `${ATTRIBUTES}/workflow/required_quality`);
+      : positiveIntegerAt(
+          workflow.required_quality as JsonValue,
+          `${SUBTASK_ATTRIBUTES_PATH}/workflow/required_quality`,
+        );
   if (compilation.round !== round) {
     throw new HandoffValidationError([
       {
         code: 'FIELD_INVALID',
-        path: `${ATTRIBUTES}/compilation/round`,
+        path: `${SUBTASK_ATTRIBUTES_PATH}/compilation/round`,
         message: `the compilation is of round ${String(compilation.round)}, the subtask at ${round}`,
       },
     ]);

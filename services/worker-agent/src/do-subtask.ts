@@ -1,26 +1,9 @@
 import type { NextHandoff } from '@baton/agent-sdk';
-import {
-  HandoffValidationError,
-  type Immutable,
-  type JsonObject,
-  type JsonValue,
-  type TaskTransferData,
-} from '@baton/protocol';
+import { SUBTASK_ATTRIBUTES_PATH, positiveIntegerAt, subtaskAttributes } from '@baton/workflow';
+import type { Immutable, JsonObject, JsonValue, TaskTransferData } from '@baton/protocol';
 
 /** Where the worker sends a draft: seed 003's agent C. */
 export const COMPILER_AGENT = 'compiler_agent';
-
-const ATTRIBUTES = '/payload/data/attributes';
-
-function objectAt(value: JsonValue | undefined, path: string): Immutable<JsonObject> {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  throw new HandoffValidationError([{ code: 'FIELD_TYPE', path, message: 'a subtask carries this object' }]);
-}
-
-function roundAt(value: JsonValue | undefined, path: string): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  throw new HandoffValidationError([{ code: 'FIELD_OUT_OF_RANGE', path, message: 'a round is an integer from 1' }]);
-}
 
 /**
  * Seed 003's agent B on one round of a subtask: it writes a draft and hands it to the compiler.
@@ -30,9 +13,8 @@ function roundAt(value: JsonValue | undefined, path: string): number {
  * is dropped.
  */
 export function doSubtask(data: Immutable<TaskTransferData>): NextHandoff<'TASK_TRANSFER'> {
-  const attributes = objectAt(data.attributes as JsonValue | undefined, ATTRIBUTES);
-  const workflow = objectAt(attributes.workflow as JsonValue | undefined, `${ATTRIBUTES}/workflow`);
-  const round = roundAt(workflow.round as JsonValue | undefined, `${ATTRIBUTES}/workflow/round`);
+  const { attributes, workflow } = subtaskAttributes(data);
+  const round = positiveIntegerAt(workflow.round as JsonValue | undefined, `${SUBTASK_ATTRIBUTES_PATH}/workflow/round`);
   const feedback = attributes.feedback as Immutable<JsonObject> | undefined;
   const addressed = typeof feedback?.text === 'string' ? `, revised for: ${feedback.text}` : '';
   const text = `Draft ${round} of "${data.task_summary}"${addressed}`;

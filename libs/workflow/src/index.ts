@@ -1,0 +1,1 @@
+export { SUBTASK_ATTRIBUTES_PATH, objectAt, positiveIntegerAt, subtaskAttributes } from './subtask-attributes.js';
