@@ -45,7 +45,10 @@ describe('gateway: publishing and timelines', () => {
       description: 'the timeline to show routing and completion',
       timeoutMs: 30_000,
     });
-    const events = (await api('GET', `/v1/tasks/${taskId}`, { token: TOKENS.viewer })).body.events;
+    const task = (await api('GET', `/v1/tasks/${taskId}`, { token: TOKENS.viewer })).body;
+    // The tracker's fold: seed 004's status and who holds the task (nobody, once completed).
+    expect(task).toMatchObject({ task_id: taskId, status: 'FINISH', owner: null, parent_task_ids: [], children: [] });
+    const events = task.events;
     expect(events).toEqual([
       expect.objectContaining({
         agent_id: 'router',

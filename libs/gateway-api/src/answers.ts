@@ -23,6 +23,19 @@ export interface TimelineEvent {
   error_code?: string;
 }
 
+/** `GET /v1/tasks/{task_id}`: the task as the events topic tells it (the tracker's fold, @baton/task-tracking). */
+export interface TaskAnswer {
+  task_id: string;
+  /** Seed 004's TaskStatus. */
+  status: 'CREATE' | 'EXECUTING' | 'WAITING' | 'BREAK' | 'FINISH';
+  /** The agent(s) holding the task, comma-separated as routed; null when finished or dead-lettered. */
+  owner: string | null;
+  parent_task_ids: string[];
+  /** Tasks whose events name this one in parent_task_ids, by task_id. */
+  children: string[];
+  events: TimelineEvent[];
+}
+
 /** An agent's card as it registered it in `<prefix>.agents` (seed 004's AgentInfo). */
 export interface AgentCardAnswer {
   agent_id: string;

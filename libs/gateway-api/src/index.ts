@@ -6,6 +6,7 @@
 export type {
   AcceptedHandoff,
   TimelineEvent,
+  TaskAnswer,
   AgentStatus,
   AgentCardAnswer,
   AgentRegistrationAnswer,

@@ -30,6 +30,8 @@ export const METRIC_NAMES = {
   httpRequests: 'baton_http_requests_total',
   /** Counter {outcome}: dead letters the gateway replayed (replayed, failed). */
   replays: 'baton_replays_total',
+  /** Gauge {status}: tasks the tracker knows in each seed 004 TaskStatus (CREATE, EXECUTING, WAITING, BREAK, FINISH). */
+  tasks: 'baton_tasks',
 } as const;
 
 /** How a value computed on scrape is bounded: reused for `cacheMs`, awaited at most `timeoutMs`. */

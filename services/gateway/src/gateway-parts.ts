@@ -5,12 +5,13 @@ import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import type { HandoffSubmitter } from './publishing/handoff-submitter.js';
 import type { ReplayJobs } from './replay/replay-jobs.js';
 import type { Replayer } from './replay/replayer.js';
-import type { TaskTimelines } from './timeline/task-timelines.js';
+import type { TaskBook } from '@baton/task-tracking';
 
 /** What the gateway's routes work with. */
 export interface GatewayParts {
   submitter: HandoffSubmitter;
-  timelines: TaskTimelines;
+  /** Each task's fold of the events topic, bounded by BATON_TIMELINE_TASKS. */
+  tasks: TaskBook;
   listAgents(): Promise<AgentStatus[]>;
   deadLetters: DeadLetterStore;
   audit: AuditTrail;

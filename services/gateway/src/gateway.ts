@@ -3,6 +3,7 @@ import { AgentRegistryReader, AgentRegistryView, agentsTopicSpec } from '@baton/
 import { BatonError, isBatonError } from '@baton/errors';
 import { createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
 import { createLogger, createServiceMetrics, HandoffPublisher, listeningAddress, type Logger } from '@baton/runtime';
+import { TaskBook } from '@baton/task-tracking';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -14,7 +15,6 @@ import { buildGatewayApp } from './http/gateway-app.js';
 import { HandoffSubmitter } from './publishing/handoff-submitter.js';
 import { ReplayJobs } from './replay/replay-jobs.js';
 import { Replayer } from './replay/replayer.js';
-import { TaskTimelines, timelineEvent } from './timeline/task-timelines.js';
 
 /** The audit trail is kept forever: who replayed what must outlive the dead letters themselves. */
 const AUDIT_TOPIC_CONFIG = [{ name: 'retention.ms', value: '-1' }];
@@ -56,7 +56,8 @@ export class Gateway {
     const metrics = gatewayMetrics(metricsRegistry);
     const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
 
-    const timelines = new TaskTimelines(config.timelineTasks);
+    // The tracker's fold, bounded: past BATON_TIMELINE_TASKS the task updated least recently goes.
+    const tasks = new TaskBook({ maxTasks: config.timelineTasks });
     const eventsReader = new TopicReader({
       kafka,
       groupId: `${readerGroup}.events`,
@@ -65,7 +66,7 @@ export class Gateway {
         if (record.value === null) return;
         try {
           const event = await outcomeCodec.decode(record.value);
-          timelines.add(event.event_id, event.task_id, timelineEvent(event));
+          tasks.add(event);
         } catch (error) {
           logger.warn(
             { event: 'timeline.undecodable_event', task_id: record.key, offset: record.offset, err: error },
@@ -117,7 +118,7 @@ export class Gateway {
     const app = await buildGatewayApp({
       parts: {
         submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
-        timelines,
+        tasks,
         listAgents: () =>
           kafkaCall(() =>
             listAgents(kafka, topics.prefix, () => ({

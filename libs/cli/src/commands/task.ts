@@ -1,4 +1,4 @@
-import type { TimelineEvent } from '@baton/gateway-api';
+import type { TaskAnswer, TimelineEvent } from '@baton/gateway-api';
 import type { Command } from '../context.js';
 import { formatTable, type Column } from '../format.js';
 import { segment } from '../gateway-client.js';
@@ -21,9 +21,7 @@ export const TIMELINE_COLUMNS: readonly Column<TimelineEvent>[] = [
 /** `baton task TASK_ID`: the task's timeline as a table. */
 export const task: Command = async (context) => {
   const [taskId = ''] = context.operands;
-  const answer = await context
-    .gateway()
-    .get<{ task_id: string; events: TimelineEvent[] }>(`/v1/tasks/${segment(taskId)}`);
+  const answer = await context.gateway().get<TaskAnswer>(`/v1/tasks/${segment(taskId)}`);
   if (context.json) return context.printJson(answer);
   context.print([
     `task ${answer.task_id}: ${answer.events.length} events`,

@@ -1,4 +1,5 @@
-import type { TimelineEvent } from '@baton/gateway-api';
+import type { TaskAnswer, TimelineEvent } from '@baton/gateway-api';
+import type { TaskView } from '@baton/task-tracking';
 import type { HandoffOutcome, Immutable } from '@baton/protocol';
 
 export function timelineEvent(event: Immutable<HandoffOutcome>): TimelineEvent {
@@ -18,34 +19,16 @@ export function timelineEvent(event: Immutable<HandoffOutcome>): TimelineEvent {
 }
 
 /**
- * Each task's events in the order the events topic holds them (one partition per task, so that
- * is publication order). Bounded: past `maxTasks` the task updated least recently is forgotten.
+ * The gateway's answer for a task, from the TaskBook of @baton/task-tracking (the fold the tracker
+ * uses too): its status and owner, parents and children, and its events as timeline steps.
  */
-export class TaskTimelines {
-  private readonly tasks = new Map<string, { eventIds: Set<string>; events: TimelineEvent[] }>();
-
-  constructor(private readonly maxTasks: number) {}
-
-  /** Adds an event once: after kafkajs restarts a reader, it reads the topic from the beginning again. */
-  add(eventId: string, taskId: string, event: TimelineEvent): void {
-    const task = this.tasks.get(taskId) ?? { eventIds: new Set<string>(), events: [] };
-    if (task.eventIds.has(eventId)) return;
-    task.eventIds.add(eventId);
-    task.events.push(event);
-    // Re-inserted, so the map's first entry is always the task updated least recently.
-    this.tasks.delete(taskId);
-    this.tasks.set(taskId, task);
-    if (this.tasks.size > this.maxTasks) {
-      const oldest = this.tasks.keys().next().value;
-      if (oldest !== undefined) this.tasks.delete(oldest);
-    }
-  }
-
-  get(taskId: string): readonly TimelineEvent[] | undefined {
-    return this.tasks.get(taskId)?.events;
-  }
-
-  get size(): number {
-    return this.tasks.size;
-  }
+export function taskAnswer(task: TaskView): TaskAnswer {
+  return {
+    task_id: task.task_id,
+    status: task.status,
+    owner: task.owner,
+    parent_task_ids: task.parent_task_ids,
+    children: task.children,
+    events: task.timeline.map(timelineEvent),
+  };
 }

@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import { HANDOFF_OUTCOMES, type HandoffOutcome, type HandoffOutcomeKind } from '@baton/protocol';
+import { STATUS_TABLE, TaskBook, type OutcomeEvent } from './index.js';
+
+let sequence = 0;
+
+function event(taskId: string, outcome: HandoffOutcomeKind, extra: Partial<HandoffOutcome> = {}): OutcomeEvent {
+  sequence += 1;
+  return {
+    event_id: `e${sequence}`,
+    time: new Date(Date.UTC(2026, 10, 22, 10, 0, sequence)).toISOString(),
+    task_id: taskId,
+    message_id: `m${sequence}`,
+    agent_id: 'agent_a',
+    handoff_type: 'TASK_TRANSFER',
+    outcome,
+    ...extra,
+  };
+}
+
+function fold(events: OutcomeEvent[], book = new TaskBook()): TaskBook {
+  for (const each of events) book.add(each);
+  return book;
+}
+
+describe('TaskBook: the status table', () => {
+  it('covers every outcome', () => {
+    expect(Object.keys(STATUS_TABLE).sort()).toEqual([...HANDOFF_OUTCOMES].sort());
+  });
+
+  it.each([
+    ['ROUTED', 'EXECUTING', 'agent_b'],
+    ['HANDED_OFF', 'EXECUTING', 'agent_b'],
+    ['ESCALATED', 'EXECUTING', 'agent_b'],
+    ['PROCESSED', 'EXECUTING', 'agent_a'],
+    ['INFORMATION_REQUESTED', 'WAITING', 'agent_a'],
+    ['REPLIED', 'CREATE', null],
+    ['DEAD_LETTERED', 'BREAK', null],
+    ['COMPLETED', 'FINISH', null],
+  ] as const)('a first event %s: CREATE, then %s, owner %s', (outcome, status, owner) => {
+    const first = event('t', outcome, { target: 'agent_b' });
+    const task = fold([first]).get('t');
+    expect(task?.status).toBe(status);
+    expect(task?.owner).toBe(owner);
+    expect(task?.status_history[0]).toEqual({ status: 'CREATE', at: first.time, event_id: first.event_id });
+    expect(task?.status_history.map((change) => change.status)).toEqual(
+      status === 'CREATE' ? ['CREATE'] : ['CREATE', status],
+    );
+  });
+
+  it('REPLIED keeps the status and the owner', () => {
+    const book = fold([event('t', 'ROUTED', { target: 'agent_b' }), event('t', 'REPLIED', { agent_id: 'agent_b' })]);
+    expect(book.get('t')).toMatchObject({ status: 'EXECUTING', owner: 'agent_b' });
+    expect(book.get('t')?.status_history).toHaveLength(2);
+  });
+
+  it('keeps a task WAITING while its question is routed, and resumes on the answer', () => {
+    const events = [
+      event('t', 'ROUTED', { target: 'sales_agent' }),
+      event('t', 'INFORMATION_REQUESTED', { agent_id: 'sales_agent', target: 'user_desk' }),
+      event('t', 'ROUTED', { handoff_type: 'REQUEST_INFORMATION', target: 'user_desk' }),
+    ];
+    const book = fold(events);
+    expect(book.get('t')).toMatchObject({ status: 'WAITING', owner: 'sales_agent' });
+    book.add(
+      event('t', 'HANDED_OFF', { agent_id: 'user_desk', handoff_type: 'PROVIDE_INFORMATION', target: 'sales_agent' }),
+    );
+    expect(book.get('t')).toMatchObject({ status: 'EXECUTING', owner: 'sales_agent' });
+    expect(book.get('t')?.status_history.map((change) => change.status)).toEqual([
+      'CREATE',
+      'EXECUTING',
+      'WAITING',
+      'EXECUTING',
+    ]);
+  });
+
+  it('follows a task through its whole life, with timestamps from the events', () => {
+    const events = [
+      event('t', 'ROUTED', { agent_id: 'router', target: 'triage_agent' }),
+      event('t', 'HANDED_OFF', { agent_id: 'triage_agent', target: 'sales_agent' }),
+      event('t', 'ROUTED', { agent_id: 'router', target: 'sales_agent' }),
+      event('t', 'ESCALATED', { agent_id: 'sales_agent', target: 'human_agent' }),
+      event('t', 'ROUTED', { agent_id: 'router', target: 'human_agent' }),
+      event('t', 'PROCESSED', { agent_id: 'human_agent' }),
+      event('t', 'COMPLETED', { agent_id: 'human_agent' }),
+    ];
+    const task = fold(events).get('t');
+    expect(task).toMatchObject({
+      status: 'FINISH',
+      owner: null,
+      counts: { events: 7, outcomes: { ROUTED: 3, HANDED_OFF: 1, ESCALATED: 1, PROCESSED: 1, COMPLETED: 1 } },
+      created_at: events[0]?.time,
+      updated_at: events[6]?.time,
+    });
+    expect(task?.timeline).toEqual(events);
+    expect(task?.status_history).toEqual([
+      { status: 'CREATE', at: events[0]?.time, event_id: events[0]?.event_id },
+      { status: 'EXECUTING', at: events[0]?.time, event_id: events[0]?.event_id },
+      { status: 'FINISH', at: events[6]?.time, event_id: events[6]?.event_id },
+    ]);
+  });
+
+  it('owner follows each hop; a dead letter breaks the task and a replay resumes it', () => {
+    const book = new TaskBook();
+    book.add(event('t', 'ROUTED', { agent_id: 'router', target: 'a,b' }));
+    expect(book.get('t')?.owner).toBe('a,b');
+    book.add(event('t', 'DEAD_LETTERED', { agent_id: 'a', error_code: 'NO_HANDLER' }));
+    expect(book.get('t')).toMatchObject({ status: 'BREAK', owner: null });
+    book.add(event('t', 'ROUTED', { agent_id: 'router', target: 'c' }));
+    expect(book.get('t')).toMatchObject({ status: 'EXECUTING', owner: 'c' });
+  });
+});
+
+describe('TaskBook: events', () => {
+  it('folds each event_id once', () => {
+    const routed = event('t', 'ROUTED', { target: 'b' });
+    const done = event('t', 'COMPLETED');
+    const book = new TaskBook();
+    expect(book.add(routed)).toBe(true);
+    expect(book.add(routed)).toBe(false);
+    expect(book.add(done)).toBe(true);
+    expect(book.add(routed)).toBe(false);
+    expect(book.get('t')).toMatchObject({ status: 'FINISH', counts: { events: 2 } });
+    expect(book.get('t')?.timeline).toEqual([routed, done]);
+  });
+
+  it('depends only on the events and their order: a rebuild, with redeliveries, equals the original', () => {
+    const events = [
+      event('p', 'ROUTED', { target: 'planner' }),
+      event('p.1', 'ROUTED', { target: 'worker', parent_task_ids: ['p'] }),
+      event('p', 'HANDED_OFF', { target: 'worker' }),
+      event('p.1', 'COMPLETED', { parent_task_ids: ['p'] }),
+      event('x', 'DEAD_LETTERED'),
+      event('p', 'COMPLETED'),
+    ];
+    const once = fold(events);
+    const again = fold([...events.slice(0, 3), ...events, ...events.slice(2)]);
+    for (const id of ['p', 'p.1', 'x']) expect(again.get(id)).toEqual(once.get(id));
+    expect(again.list()).toEqual(once.list());
+    expect(again.statusCounts()).toEqual(once.statusCounts());
+  });
+
+  it('answers undefined for a task it has no event of', () => {
+    expect(new TaskBook().get('nope')).toBeUndefined();
+  });
+
+  it('gives out copies: changing an answer changes nothing inside', () => {
+    const book = fold([event('t', 'ROUTED', { target: 'b' })]);
+    const view = book.get('t');
+    view?.timeline.pop();
+    view?.status_history.pop();
+    expect(book.get('t')?.timeline).toHaveLength(1);
+    expect(book.get('t')?.status_history).toHaveLength(2);
+  });
+});
+
+describe('TaskBook: parents and children', () => {
+  const parentEvents = () => [event('p', 'ROUTED', { target: 'planner' }), event('p', 'HANDED_OFF', { target: 'w' })];
+  const childEvents = () => [
+    event('p.2', 'ROUTED', { target: 'w', parent_task_ids: ['p'] }),
+    event('p.1', 'ROUTED', { target: 'w', parent_task_ids: ['p'] }),
+    event('p.1', 'COMPLETED', { parent_task_ids: ['p'] }),
+  ];
+
+  it('lists children when the parent is read first', () => {
+    const book = fold([...parentEvents(), ...childEvents()]);
+    expect(book.get('p')).toMatchObject({ children: ['p.1', 'p.2'], parent_task_ids: [] });
+    expect(book.get('p.1')).toMatchObject({ parent_task_ids: ['p'], children: [], status: 'FINISH' });
+  });
+
+  it('lists children when they are read before the parent, and the parent is no task until it has an event', () => {
+    const book = fold(childEvents());
+    expect(book.get('p')).toBeUndefined();
+    expect(book.list().map((task) => task.task_id)).toEqual(['p.1', 'p.2']);
+    fold(parentEvents(), book);
+    expect(book.get('p')).toMatchObject({ children: ['p.1', 'p.2'], status: 'EXECUTING', owner: 'w' });
+  });
+
+  it('gives the same answer in either order', () => {
+    const parent = parentEvents();
+    const children = childEvents();
+    const a = fold([...parent, ...children]);
+    const b = fold([...children, ...parent]);
+    for (const id of ['p', 'p.1', 'p.2']) expect(b.get(id)).toEqual(a.get(id));
+  });
+
+  it('keeps every parent a task names, once each', () => {
+    const book = fold([
+      event('c', 'ROUTED', { target: 'w', parent_task_ids: ['p', 'q'] }),
+      event('c', 'HANDED_OFF', { target: 'w', parent_task_ids: ['q', 'r'] }),
+      event('p', 'ROUTED', { target: 'x' }),
+      event('r', 'ROUTED', { target: 'x' }),
+    ]);
+    expect(book.get('c')?.parent_task_ids).toEqual(['p', 'q', 'r']);
+    expect(book.get('p')?.children).toEqual(['c']);
+    expect(book.get('r')?.children).toEqual(['c']);
+  });
+});
+
+describe('TaskBook: lists and counts', () => {
+  it('lists by task_id, filtered by status and limited', () => {
+    const book = fold([
+      event('b', 'COMPLETED'),
+      event('a', 'COMPLETED'),
+      event('c', 'ROUTED', { target: 'x' }),
+      event('d', 'DEAD_LETTERED'),
+      event('e', 'INFORMATION_REQUESTED'),
+    ]);
+    expect(book.list({ status: 'FINISH' }).map((task) => task.task_id)).toEqual(['a', 'b']);
+    expect(book.list({ status: 'FINISH', limit: 1 }).map((task) => task.task_id)).toEqual(['a']);
+    expect(book.list().map((task) => task.task_id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(book.list()[0]).not.toHaveProperty('timeline');
+    expect(book.statusCounts()).toEqual({ CREATE: 0, EXECUTING: 1, WAITING: 1, BREAK: 1, FINISH: 2 });
+  });
+
+  it('forgets the task updated least recently past its bound', () => {
+    const book = fold(
+      [
+        event('t1', 'ROUTED', { target: 'x' }),
+        event('t2', 'ROUTED', { target: 'x' }),
+        event('t1', 'COMPLETED'),
+        event('t3', 'ROUTED', { target: 'x' }),
+      ],
+      new TaskBook({ maxTasks: 2 }),
+    );
+    expect(book.size).toBe(2);
+    expect(book.get('t2')).toBeUndefined();
+    expect(book.get('t1')?.timeline).toHaveLength(2);
+  });
+});
