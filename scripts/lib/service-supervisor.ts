@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { dieWithParent } from '@baton/local-infra';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,7 +36,10 @@ export interface RunningService {
  * service itself). With `echo`, its JSON log lines are passed through to stdout unchanged.
  */
 export function startProcess(name: string, entry: string, env: Record<string, string>, echo = true): RunningService {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // A service whose supervisor died (killed, or crashed before it could stop them) is told to
+  // stop too (SIGTERM: it drains), rather than retrying a broker that went with the supervisor.
+  const [command, args] = dieWithParent(process.execPath, ['--import', 'tsx', entry], 'TERM');
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

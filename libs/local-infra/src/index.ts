@@ -11,3 +11,4 @@ export {
 } from './start-containers.js';
 export { startLocalKafka, type StartLocalKafkaOptions } from './start-local-kafka.js';
 export { startLocalRegistry, type StartLocalRegistryOptions } from './start-local-registry.js';
+export { dieWithParent } from './java-process.js';

@@ -83,12 +83,13 @@ let setprivAvailable: boolean | undefined;
 
 /**
  * Exit handlers cannot run when this process is killed with SIGKILL (a CI timeout, an OOM
- * killer), and a JVM left behind keeps its ports and half a gigabyte. On Linux, util-linux's
- * setpriv asks the kernel to kill the child when its parent dies, whatever the cause. The kernel
- * ties that to the spawning thread, which is why this must not be called from a worker thread.
+ * killer), and a child left behind keeps its ports and memory (a JVM, half a gigabyte). On Linux,
+ * util-linux's setpriv asks the kernel to send `signal` to the child when its parent dies, whatever
+ * the cause, and then execs the command, so the child's pid is the command's own. The kernel ties
+ * that to the spawning thread, which is why this must not be called from a worker thread.
  */
-function dieWithParent(command: string, args: string[]): [string, string[]] {
+export function dieWithParent(command: string, args: string[], signal: 'KILL' | 'TERM' = 'KILL'): [string, string[]] {
   setprivAvailable ??=
     process.platform === 'linux' && spawnSync('setpriv', ['--help'], { stdio: 'ignore' }).status === 0;
-  return setprivAvailable ? ['setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+  return setprivAvailable ? ['setpriv', ['--pdeathsig', signal, '--', command, ...args]] : [command, args];
 }
