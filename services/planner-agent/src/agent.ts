@@ -116,7 +116,8 @@ export function plannerAgent(env: Env = process.env) {
       });
       store = workflows;
       // The chassis makes the app ready before its consumer starts and closes it after the consumer
-      // has drained, so the workflows are read before the first handoff and kept to the last.
+      // has drained, so the workflows are being read before the first handoff and kept to the last;
+      // each decision syncs the store first.
       app.addHook('onReady', async () => {
         await createTopics(config.kafkaBrokers, [
           {
@@ -127,7 +128,7 @@ export function plannerAgent(env: Env = process.env) {
           },
         ]);
         await workflows.start();
-        logger.info({ event: 'workflows.loaded', topic, ...read }, 'workflows loaded');
+        logger.info({ event: 'workflows.reading', topic, ...read }, 'reading workflows');
       });
       app.addHook('onClose', () => workflows.stop());
     },

@@ -60,7 +60,12 @@ export class WorkflowStore {
     this.producer = createProducer(options.kafka, { idempotent: true, maxInFlightRequests: 1 });
   }
 
-  /** Reads the topic from its beginning; resolves once everything committed before the call is read. */
+  /**
+   * Starts reading the topic from its beginning. It does not wait to be up to date: a planner
+   * killed mid-transaction leaves that transaction open, holding committed-only readers back until
+   * this instance's consumer fences it, which happens only once the consumer runs. Each decision
+   * calls `sync` first, by which time it has.
+   */
   async start(): Promise<void> {
     const admin = this.options.kafka.admin();
     await admin.connect();
@@ -80,7 +85,6 @@ export class WorkflowStore {
       eachMessage: async ({ partition, message }) =>
         this.apply(partition, message.key?.toString(), message.value ?? null),
     });
-    await this.sync();
   }
 
   /** The workflow of `parentTaskId` as last committed, or undefined when it was never planned. */
