@@ -1,13 +1,13 @@
 import type { ValidateFunction } from 'ajv';
 import { isHandoffType, type HandoffType } from '../handoff/handoff-type.js';
 import type { HandoffMessage, Immutable } from '../handoff/handoff-message.js';
-import { SUPPORTED_MAJOR, parseProtocolVersion, versionCompatibility } from '../handoff/protocol-version.js';
 import { deepFreeze } from '../builders/deep-freeze.js';
 import { collectIssues } from './ajv-issues.js';
 import { createAjv } from './create-ajv.js';
 import { HandoffValidationError } from './handoff-validation-error.js';
 import { allowUnknownFields, loadHandoffSchemas, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
+import { versionReading } from './version-reading.js';
 
 interface CompiledValidators {
   envelope: ValidateFunction;
@@ -43,26 +43,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function validateHandoff(value: unknown): ValidationIssue[] {
   if (!isObject(value)) return [{ code: 'FIELD_TYPE', path: '', message: 'a handoff message must be a JSON object' }];
-  let mode: 'same' | 'newer-minor' = 'same';
   const metadata = value.metadata;
-  const declared =
-    isObject(metadata) && typeof metadata.protocol_version === 'string' ? metadata.protocol_version : undefined;
-  const version = declared === undefined ? undefined : parseProtocolVersion(declared);
-  if (version) {
-    const compatibility = versionCompatibility(version);
-    if (compatibility === 'unsupported-major') {
-      // Another major may be shaped differently throughout: its other findings would only mislead.
-      return [
-        {
-          code: 'UNSUPPORTED_PROTOCOL_VERSION',
-          path: '/metadata/protocol_version',
-          message: `protocol_version ${declared} is not supported: this reader speaks ${SUPPORTED_MAJOR}.x`,
-        },
-      ];
-    }
-    mode = compatibility;
-  }
-  const compiled = validators(mode);
+  const reading = versionReading(
+    isObject(metadata) ? metadata.protocol_version : undefined,
+    '/metadata/protocol_version',
+  );
+  if ('refusal' in reading) return [reading.refusal];
+  const compiled = validators(reading.mode);
   const issues = collectIssues(compiled.envelope, value, '');
   const payload = value.payload;
   if (isObject(payload) && isHandoffType(payload.handoff_type) && isObject(payload.data)) {

@@ -1,7 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { deepFreeze } from '../builders/deep-freeze.js';
 import type { Immutable } from '../handoff/handoff-message.js';
-import { SUPPORTED_MAJOR, parseProtocolVersion, versionCompatibility } from '../handoff/protocol-version.js';
 import type { LifecycleMessage } from '../lifecycle/lifecycle-message.js';
 import { issueFromAjvError } from './ajv-issues.js';
 import { createAjv } from './create-ajv.js';
@@ -9,6 +8,7 @@ import { HandoffValidationError } from './handoff-validation-error.js';
 import { loadLifecycleSchemas } from './lifecycle-schema-files.js';
 import { allowUnknownFields, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
+import { versionReading } from './version-reading.js';
 
 function compile(transform: (schema: JsonSchema) => JsonSchema): ValidateFunction {
   const schemas = loadLifecycleSchemas();
@@ -99,23 +99,9 @@ function mismatchIssues(message: Record<string, unknown>, found: readonly Valida
  */
 export function validateLifecycleMessage(value: unknown): ValidationIssue[] {
   if (!isObject(value)) return [{ code: 'FIELD_TYPE', path: '', message: 'a lifecycle message must be a JSON object' }];
-  let mode: 'same' | 'newer-minor' = 'same';
-  const declared = typeof value.protocol_version === 'string' ? value.protocol_version : undefined;
-  const version = declared === undefined ? undefined : parseProtocolVersion(declared);
-  if (version) {
-    const compatibility = versionCompatibility(version);
-    if (compatibility === 'unsupported-major') {
-      return [
-        {
-          code: 'UNSUPPORTED_PROTOCOL_VERSION',
-          path: '/protocol_version',
-          message: `protocol_version ${declared} is not supported: this reader speaks ${SUPPORTED_MAJOR}.x`,
-        },
-      ];
-    }
-    mode = compatibility;
-  }
-  const issues = schemaIssues(validator(mode), value);
+  const reading = versionReading(value.protocol_version, '/protocol_version');
+  if ('refusal' in reading) return [reading.refusal];
+  const issues = schemaIssues(validator(reading.mode), value);
   issues.push(...mismatchIssues(value, issues));
   return issues;
 }
