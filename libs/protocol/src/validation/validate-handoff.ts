@@ -7,7 +7,7 @@ import { createAjv } from './create-ajv.js';
 import { HandoffValidationError } from './handoff-validation-error.js';
 import { allowUnknownFields, loadHandoffSchemas, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
-import { versionReading } from './version-reading.js';
+import { versionReading, type ReadingMode } from './version-reading.js';
 
 interface CompiledValidators {
   envelope: ValidateFunction;
@@ -28,7 +28,7 @@ function compile(transform: (schema: JsonSchema) => JsonSchema): CompiledValidat
 let strict: CompiledValidators | undefined;
 let lenient: CompiledValidators | undefined;
 
-function validators(mode: 'same' | 'newer-minor'): CompiledValidators {
+function validators(mode: ReadingMode): CompiledValidators {
   if (mode === 'same') return (strict ??= compile((schema) => schema));
   return (lenient ??= compile(allowUnknownFields));
 }

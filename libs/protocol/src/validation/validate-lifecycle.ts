@@ -8,7 +8,7 @@ import { HandoffValidationError } from './handoff-validation-error.js';
 import { loadLifecycleSchemas } from './lifecycle-schema-files.js';
 import { allowUnknownFields, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
-import { versionReading } from './version-reading.js';
+import { versionReading, type ReadingMode } from './version-reading.js';
 
 function compile(transform: (schema: JsonSchema) => JsonSchema): ValidateFunction {
   const schemas = loadLifecycleSchemas();
@@ -20,7 +20,7 @@ function compile(transform: (schema: JsonSchema) => JsonSchema): ValidateFunctio
 let strict: ValidateFunction | undefined;
 let lenient: ValidateFunction | undefined;
 
-function validator(mode: 'same' | 'newer-minor'): ValidateFunction {
+function validator(mode: ReadingMode): ValidateFunction {
   if (mode === 'same') return (strict ??= compile((schema) => schema));
   return (lenient ??= compile(allowUnknownFields));
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses } from '../http/route-schemas.js';
 
+const MODES = { type: 'array', items: { type: 'string', enum: ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] } } as const;
+
 /** An agent's card as registered in `<prefix>.agents` (seed 004's AgentInfo). */
 const AGENT_CARD = {
   type: 'object',
@@ -15,8 +17,8 @@ const AGENT_CARD = {
       type: 'array',
       items: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' } } },
     },
-    input_modes: { type: 'array', items: { type: 'string', enum: ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] } },
-    output_modes: { type: 'array', items: { type: 'string', enum: ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] } },
+    input_modes: MODES,
+    output_modes: MODES,
     version: { type: 'string' },
     instance_id: { type: 'string' },
     started_at: { type: 'string', format: 'date-time' },
