@@ -56,3 +56,6 @@ export {
   type IllegalTransition,
   type TransitionResult,
 } from './lifecycle/handoff-state-machine.js';
+export { parseStagedContext, type StagedContext, type HandoffTerms } from './lifecycle/staged-context.js';
+export { isoDurationMs } from './handoff/iso-duration.js';
+export type { TaskEvent } from './events/task-event.js';

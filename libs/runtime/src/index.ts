@@ -8,6 +8,7 @@ export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
 export { outcomeRecord, type OutcomeFacts } from './outcome-record.js';
+export { lifecycleRecord, stagedContextRecord, LIFECYCLE_EVENT_TYPE_PREFIX } from './lifecycle-record.js';
 export { loadServiceConfig, type ServiceConfig } from './service-config.js';
 export { createLogger, messageLogger, redactPersonalData, type Logger } from './logger.js';
 export {

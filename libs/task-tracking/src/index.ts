@@ -1,6 +1,8 @@
 /**
- * Who owns each task: the fold of outcome events into seed 004's TaskStatus, the owner, the
- * timeline, parents and children. Shared by services/tracker and the gateway's task view.
+ * Who owns each task: the fold of the events topic (outcome events, lifecycle messages, staged
+ * contexts) into seed 004's TaskStatus, the owner, the timeline, parents and children, and each
+ * negotiated handoff's state; and what the tracker must do about an open negotiation. Shared by
+ * services/tracker and the gateway's task view.
  */
 export {
   TaskBook,
@@ -13,5 +15,17 @@ export {
   type TaskStatus,
   type TaskSummary,
   type TaskView,
+  type TimelineEntry,
   type Transition,
 } from './task-book.js';
+export {
+  NEGOTIATION_ERRORS,
+  NegotiationFold,
+  nextCandidate,
+  type CandidateSource,
+  type HandoffAttempt,
+  type Negotiation,
+  type NegotiationOutcome,
+  type RefusedMessage,
+} from './negotiation.js';
+export { dutyOf, type Duty, type NegotiationSettings } from './negotiation-duty.js';

@@ -92,7 +92,7 @@ describe('TaskBook: the status table', () => {
       created_at: events[0]?.time,
       updated_at: events[6]?.time,
     });
-    expect(task?.timeline).toEqual(events);
+    expect(task?.timeline).toEqual(events.map((each) => ({ kind: 'outcome', ...each })));
     expect(task?.status_history).toEqual([
       { status: 'CREATE', at: events[0]?.time, event_id: events[0]?.event_id },
       { status: 'EXECUTING', at: events[0]?.time, event_id: events[0]?.event_id },
@@ -121,7 +121,7 @@ describe('TaskBook: events', () => {
     expect(book.add(done)).toBe(true);
     expect(book.add(routed)).toBe(false);
     expect(book.get('t')).toMatchObject({ status: 'FINISH', counts: { events: 2 } });
-    expect(book.get('t')?.timeline).toEqual([routed, done]);
+    expect(book.get('t')?.timeline).toEqual([routed, done].map((each) => ({ kind: 'outcome', ...each })));
   });
 
   it('depends only on the events and their order: a rebuild, with redeliveries, equals the original', () => {
@@ -210,7 +210,15 @@ describe('TaskBook: lists and counts', () => {
     expect(book.list({ status: 'FINISH', limit: 1 }).map((task) => task.task_id)).toEqual(['a']);
     expect(book.list().map((task) => task.task_id)).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(book.list()[0]).not.toHaveProperty('timeline');
-    expect(book.statusCounts()).toEqual({ CREATE: 0, EXECUTING: 1, WAITING: 1, BREAK: 1, FINISH: 2 });
+    expect(book.statusCounts()).toEqual({
+      CREATE: 0,
+      EXECUTING: 1,
+      WAITING: 1,
+      BREAK: 1,
+      FINISH: 2,
+      FAILED: 0,
+      EXPIRED: 0,
+    });
   });
 
   it('forgets the task updated least recently past its bound', () => {

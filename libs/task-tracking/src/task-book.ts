@@ -1,10 +1,50 @@
-import type { HandoffOutcome, HandoffOutcomeKind, Immutable } from '@baton/protocol';
+import type {
+  HandoffOutcome,
+  HandoffOutcomeKind,
+  Immutable,
+  LifecycleMessage,
+  StagedContext,
+  TaskEvent,
+} from '@baton/protocol';
+import { NegotiationFold, type Negotiation, type RefusedMessage } from './negotiation.js';
 
-/** Seed 004's TaskStatus, in its order (CREATE 0 ... FINISH 4). */
-export const TASK_STATUSES = ['CREATE', 'EXECUTING', 'WAITING', 'BREAK', 'FINISH'] as const;
+/**
+ * Seed 004's TaskStatus, in its order (CREATE 0 ... FINISH 4), then the two ends a negotiated
+ * handoff adds where seed 004 has no word: FAILED (every option of the failure_handling_strategy
+ * used up) and EXPIRED (expiration_time passed before a receiver took the task).
+ */
+export const TASK_STATUSES = ['CREATE', 'EXECUTING', 'WAITING', 'BREAK', 'FINISH', 'FAILED', 'EXPIRED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** Statuses no later event changes: the task is not processed further. */
+const FINAL_STATUSES: readonly TaskStatus[] = ['FAILED', 'EXPIRED'];
+
 export type OutcomeEvent = Immutable<HandoffOutcome>;
+
+/** One step of a task's timeline: an outcome event, a lifecycle message, or a staged context. */
+export type TimelineEntry =
+  | ({ kind: 'outcome' } & OutcomeEvent)
+  | {
+      kind: 'lifecycle';
+      message_id: string;
+      time: string;
+      message_type: LifecycleMessage['message_type'];
+      sender_id: string;
+      receiver_id: string;
+      correlation_id?: string;
+      /** The payload's gist: a reason, a status, an error. */
+      detail?: string;
+      /** Set when the state machine refused the message: it was recorded, not applied. */
+      refused?: RefusedMessage['error'];
+    }
+  | {
+      kind: 'staged';
+      message_id: string;
+      time: string;
+      sender_id: string;
+      context_mode: Negotiation['context_mode'];
+      detail: string;
+    };
 
 /** One change of a task's status: the event that caused it and that event's time (never the clock). */
 export interface StatusChange {
@@ -23,16 +63,20 @@ export interface TaskView {
   parent_task_ids: string[];
   /** The tasks whose events name this one as a parent, sorted by task_id. */
   children: string[];
-  /** Every outcome event of the task, once each, in topic order. */
-  timeline: OutcomeEvent[];
+  /** Every event of the task, once each, in topic order. */
+  timeline: TimelineEntry[];
   status_history: StatusChange[];
+  /** The task's negotiated handoffs, oldest first, with the sender's and each receiver's state. */
+  negotiations: Negotiation[];
+  /** Lifecycle messages the state machine refused (late, duplicated under another id, out of order). */
+  refused: RefusedMessage[];
   counts: { events: number; outcomes: Partial<Record<HandoffOutcomeKind, number>> };
   created_at: string;
   updated_at: string;
 }
 
 /** One row of a task list. */
-export type TaskSummary = Omit<TaskView, 'timeline' | 'status_history'>;
+export type TaskSummary = Omit<TaskView, 'timeline' | 'status_history' | 'negotiations' | 'refused'>;
 
 /** What an outcome does to a task: its status and its owner. */
 export interface Transition {
@@ -75,9 +119,11 @@ interface TaskRecord {
   parents: string[];
   children: Set<string>;
   eventIds: Set<string>;
-  timeline: OutcomeEvent[];
+  timeline: TimelineEntry[];
   history: StatusChange[];
   outcomes: Partial<Record<HandoffOutcomeKind, number>>;
+  negotiations: Map<string, NegotiationFold>;
+  refused: RefusedMessage[];
 }
 
 export interface TaskBookOptions {
@@ -103,26 +149,53 @@ export class TaskBook {
     this.maxTasks = options.maxTasks ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Folds one event in; false when it had been folded already. */
+  /** Folds one outcome event in; false when it had been folded already. */
   add(event: OutcomeEvent): boolean {
-    const existing = this.tasks.get(event.task_id);
-    if (existing?.eventIds.has(event.event_id)) return false;
-    const task = existing ?? this.newRecord(event.task_id);
-    if (task.timeline.length === 0) {
-      task.history.push({ status: 'CREATE', at: event.time, event_id: event.event_id });
+    return this.apply({ kind: 'outcome', value: event });
+  }
+
+  /** Folds one record of the events topic in; false when it had been folded already. */
+  apply(event: TaskEvent): boolean {
+    const taskId = taskIdOf(event);
+    const id = entryIdOf(event);
+    const existing = this.tasks.get(taskId);
+    if (existing?.eventIds.has(id)) return false;
+    const task = existing ?? this.newRecord(taskId);
+    const at = timeOf(event);
+    if (task.timeline.length === 0) task.history.push({ status: 'CREATE', at, event_id: id });
+    task.eventIds.add(id);
+    if (event.kind === 'outcome') this.foldOutcome(task, event.value);
+    else if (event.kind === 'staged') this.foldStaged(task, event.value);
+    else this.foldLifecycle(task, event.value);
+    this.touch(task);
+    this.evict(taskId);
+    return true;
+  }
+
+  /** The negotiation `negotiationId` of `taskId` as folded so far, for the tracker to act on. */
+  negotiation(taskId: string, negotiationId: string): NegotiationFold | undefined {
+    return this.tasks.get(taskId)?.negotiations.get(negotiationId);
+  }
+
+  /** Every negotiation still open, by task: what the tracker watches. */
+  *openNegotiations(): Generator<{ taskId: string; fold: NegotiationFold }> {
+    for (const task of this.tasks.values()) {
+      for (const fold of task.negotiations.values()) {
+        if (fold.negotiation.outcome === 'OPEN') yield { taskId: task.task_id, fold };
+      }
     }
-    task.eventIds.add(event.event_id);
-    task.timeline.push(event);
+  }
+
+  private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
+    task.timeline.push({ kind: 'outcome', ...event });
     task.outcomes[event.outcome] = (task.outcomes[event.outcome] ?? 0) + 1;
     const transition = transitionOf(event, task.status);
-    if (transition.status !== 'unchanged' && transition.status !== task.status) {
-      task.status = transition.status;
-      task.history.push({ status: transition.status, at: event.time, event_id: event.event_id });
+    this.setStatus(task, transition.status, event.time, event.event_id);
+    if (!FINAL_STATUSES.includes(task.status)) {
+      if (transition.owner === 'target') task.owner = event.target ?? null;
+      else if (transition.owner === 'agent') task.owner = event.agent_id;
+      else if (transition.owner === 'none') task.owner = null;
     }
-    if (transition.owner === 'target') task.owner = event.target ?? null;
-    else if (transition.owner === 'agent') task.owner = event.agent_id;
-    else if (transition.owner === 'none') task.owner = null;
-    this.touch(task);
     for (const parentId of event.parent_task_ids ?? []) {
       if (parentId === event.task_id) continue;
       if (!task.parents.includes(parentId)) task.parents.push(parentId);
@@ -130,15 +203,95 @@ export class TaskBook {
       parent.children.add(event.task_id);
       if (!this.tasks.has(parentId)) this.touch(parent);
     }
-    this.evict(event.task_id);
-    return true;
+  }
+
+  /** A negotiation opens: the sender keeps the task, which waits for a receiver. */
+  private foldStaged(task: TaskRecord, staged: Immutable<StagedContext>): void {
+    const fold = new NegotiationFold(staged);
+    task.negotiations.set(staged.request_message_id, fold);
+    const mode = fold.negotiation.context_mode;
+    task.timeline.push({
+      kind: 'staged',
+      message_id: entryIdOf({ kind: 'staged', value: staged }),
+      time: staged.staged_at,
+      sender_id: staged.sender_id,
+      context_mode: mode,
+      detail:
+        mode === 'by-reference'
+          ? `context of ${staged.context.context_ref?.size_bytes ?? 0} bytes stored at ${staged.context.context_ref?.uri ?? ''}`
+          : 'context offered by value',
+    });
+    this.setStatus(task, 'WAITING', staged.staged_at, staged.request_message_id);
+    if (!FINAL_STATUSES.includes(task.status)) task.owner = staged.sender_id;
+  }
+
+  /**
+   * A lifecycle message moves the negotiation it belongs to, when the state machine allows it: a
+   * completed handoff gives the task to its receiver, a failed or expired negotiation ends the task.
+   */
+  private foldLifecycle(task: TaskRecord, message: Immutable<LifecycleMessage>): void {
+    const fold = this.negotiationOf(task, message);
+    const refusal = fold?.apply(message);
+    task.timeline.push({
+      kind: 'lifecycle',
+      message_id: message.message_id,
+      time: message.timestamp,
+      message_type: message.message_type,
+      sender_id: message.sender_id,
+      receiver_id: message.receiver_id,
+      ...(message.correlation_id === undefined ? {} : { correlation_id: message.correlation_id }),
+      ...detailOf(message),
+      ...(refusal === undefined ? {} : { refused: refusal }),
+    });
+    if (refusal !== undefined) {
+      task.refused.push({
+        message_id: message.message_id,
+        message_type: message.message_type,
+        time: message.timestamp,
+        error: refusal,
+      });
+      return;
+    }
+    const outcome = fold?.negotiation.outcome;
+    if (outcome === 'COMPLETED' && message.message_type === 'HandoffComplete') {
+      this.setStatus(task, 'EXECUTING', message.timestamp, message.message_id);
+      if (!FINAL_STATUSES.includes(task.status)) task.owner = message.sender_id;
+    } else if (outcome === 'FAILED' || outcome === 'EXPIRED') {
+      const ended = outcome === 'FAILED' ? 'FAILED' : 'EXPIRED';
+      this.setStatus(task, ended, message.timestamp, message.message_id);
+      if (task.status === ended && ended === 'EXPIRED') task.owner = null;
+    }
+  }
+
+  /** The negotiation a message belongs to: a request's own or its correlation's, a reply's by its request. */
+  private negotiationOf(task: TaskRecord, message: Immutable<LifecycleMessage>): NegotiationFold | undefined {
+    for (const id of [message.message_id, message.correlation_id]) {
+      const direct = id === undefined ? undefined : task.negotiations.get(id);
+      if (direct !== undefined) return direct;
+    }
+    for (const fold of task.negotiations.values()) {
+      if (fold.attemptOf(message.correlation_id) !== undefined) return fold;
+    }
+    return undefined;
+  }
+
+  private setStatus(task: TaskRecord, status: TaskStatus | 'unchanged', at: string, eventId: string): void {
+    if (status === 'unchanged' || status === task.status || FINAL_STATUSES.includes(task.status)) return;
+    task.status = status;
+    task.history.push({ status, at, event_id: eventId });
   }
 
   /** The task, or undefined when none of its events has been read (a parent only named by children included). */
   get(taskId: string): TaskView | undefined {
     const task = this.tasks.get(taskId);
     if (task === undefined || task.timeline.length === 0) return undefined;
-    return { ...this.summaryOf(task), timeline: [...task.timeline], status_history: [...task.history] };
+    return {
+      ...this.summaryOf(task),
+      timeline: [...task.timeline],
+      status_history: [...task.history],
+      negotiations: [...task.negotiations.values()].map((fold) => structuredClone(fold.negotiation)),
+      refused: [...task.refused],
+    };
   }
 
   /** Tasks with at least one event, by task_id; `status` filters. */
@@ -173,6 +326,8 @@ export class TaskBook {
       timeline: [],
       history: [],
       outcomes: {},
+      negotiations: new Map(),
+      refused: [],
     };
   }
 
@@ -201,5 +356,55 @@ export class TaskBook {
       if (oldest === undefined || oldest === keep) return;
       this.tasks.delete(oldest);
     }
+  }
+}
+
+function taskIdOf(event: TaskEvent): string {
+  if (event.kind === 'lifecycle') return event.value.task_id ?? '';
+  return event.value.task_id;
+}
+
+/** The id a record is deduplicated by: the event's, the message's, or the staged request's. */
+function entryIdOf(event: TaskEvent): string {
+  if (event.kind === 'outcome') return event.value.event_id;
+  if (event.kind === 'lifecycle') return event.value.message_id;
+  return `${event.value.request_message_id}.staged`;
+}
+
+function timeOf(event: TaskEvent): string {
+  if (event.kind === 'outcome') return event.value.time;
+  if (event.kind === 'lifecycle') return event.value.timestamp;
+  return event.value.staged_at;
+}
+
+function detailOf(message: Immutable<LifecycleMessage>): { detail?: string } {
+  switch (message.message_type) {
+    case 'HandoffRequest':
+      return { detail: `${message.payload.desired_agent_type}: ${message.payload.reason}` };
+    case 'HandoffAccept':
+      return { detail: `expects to take ${message.payload.estimated_handoff_time} s` };
+    case 'HandoffReject': {
+      const suggestions = message.payload.alternative_agent_suggestions ?? [];
+      return {
+        detail: `${message.payload.reason}${suggestions.length === 0 ? '' : `; suggests ${suggestions.join(', ')}`}`,
+      };
+    }
+    case 'TaskContextTransfer':
+      return {
+        detail:
+          message.payload.context_ref === undefined
+            ? 'context by value'
+            : `context by reference (${message.payload.context_ref.size_bytes} bytes)`,
+      };
+    case 'HandoffComplete':
+      return { detail: message.payload.handoff_status };
+    case 'TaskStatusUpdate':
+      return { detail: `${message.payload.status}: ${message.payload.details}` };
+    case 'ErrorNotification':
+      return {
+        detail: `${message.payload.error_code} (${message.payload.severity}): ${message.payload.error_message}`,
+      };
+    default:
+      return {};
   }
 }

@@ -18,6 +18,9 @@ export const HANDOFF_AVRO_SCHEMA = loadAvroSchema('handoff_message.avsc');
 /** The wire schema of the outcome events on the events topic. */
 export const HANDOFF_OUTCOME_AVRO_SCHEMA = loadAvroSchema('handoff_outcome.avsc');
 
+/** The wire schema of a negotiated handoff's staged context on the events topic. */
+export const STAGED_CONTEXT_AVRO_SCHEMA = loadAvroSchema('staged_context.avsc');
+
 /**
  * Subjects follow Confluent's RecordNameStrategy: the subject is the record's full name, because
  * one record type travels on many topics (router inbound, agent inboxes, dead letters) and must

@@ -24,3 +24,9 @@ export {
   LIFECYCLE_SUBJECT,
   type LifecycleCodec,
 } from './lifecycle-codec.js';
+export {
+  EventsCodec,
+  createStagedContextCodec,
+  type StagedContextCodec,
+} from './events-codec.js';
+export { STAGED_CONTEXT_AVRO_SCHEMA } from './handoff-avro-schema.js';

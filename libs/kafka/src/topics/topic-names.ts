@@ -6,6 +6,8 @@
  * | --- | --- |
  * | the router's inbound topic | `<prefix>.handoffs.inbound` |
  * | an agent's (or pool's) inbox | `<prefix>.agent.<agent_id>.inbox` |
+ * | lifecycle messages delivered to an agent (negotiated handoffs) | `<prefix>.agent.<agent_id>.control` |
+ * | contexts sent by reference, in chunks (claim checks) | `<prefix>.contexts` |
  * | lifecycle, status and outcome events | `<prefix>.events` |
  * | side-effect ledger | `<prefix>.ledger` |
  * | agents' replies to the user | `<prefix>.user.replies` |
@@ -23,7 +25,11 @@ export interface TopicNames {
   readonly audit: string;
   /** The agent registry: each running agent instance's card and last heartbeat (compacted). */
   readonly agents: string;
+  /** Contexts too large for a record, stored in chunks and named by a TaskContextTransfer's context_ref. */
+  readonly contexts: string;
   agentInbox(agentId: string): string;
+  /** The lifecycle messages an agent must act on: HandoffRequests and TaskContextTransfers addressed to it. */
+  agentControl(agentId: string): string;
 }
 
 export const DEFAULT_TOPIC_PREFIX = 'baton';
@@ -44,7 +50,9 @@ export function topicNames(prefix: string = DEFAULT_TOPIC_PREFIX): TopicNames {
     userReplies: `${prefix}.user.replies`,
     audit: `${prefix}.audit`,
     agents: `${prefix}.agents`,
+    contexts: `${prefix}.contexts`,
     agentInbox: (agentId) => `${prefix}.agent.${agentId}.inbox`,
+    agentControl: (agentId) => `${prefix}.agent.${agentId}.control`,
   };
 }
 
