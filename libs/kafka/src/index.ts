@@ -67,3 +67,6 @@ export {
   type GroupMember,
 } from './admin/consumer-groups.js';
 export { TransactionalSender, type SentRecord } from './transactional-sender.js';
+export { ContextStore, type ContextStoreOptions, type PutContextOptions } from './context-store/context-store.js';
+export { CONTEXT_HEADERS } from './context-store/chunk-headers.js';
+export type { StoredContextRef } from './context-store/stored-context-ref.js';
