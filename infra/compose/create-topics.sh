@@ -14,7 +14,7 @@ prefix="${BATON_TOPIC_PREFIX:-baton}"
 partitions="${BATON_PARTITIONS:-6}"
 replication="${BATON_REPLICATION_FACTOR:-1}"
 concurrency="${BATON_TOPIC_CONCURRENCY:-4}"
-read -r -a agents <<<"${BATON_AGENT_IDS:?BATON_AGENT_IDS must list the agents whose inboxes to create}"
+read -r -a agents <<<"${BATON_AGENT_IDS:?BATON_AGENT_IDS must list the agents whose inboxes and control topics to create}"
 topics_sh="${KAFKA_HOME:-/opt/kafka}/bin/kafka-topics.sh"
 # Processed message ids are kept 7 days, compacted then deleted (DEFAULT_DEDUPE_RETENTION_MS).
 dedupe_retention_ms=604800000
@@ -25,8 +25,13 @@ consumed() {
   specs+=("$1" "$1.dlq" "$1.processed cleanup.policy=compact,delete retention.ms=$dedupe_retention_ms")
 }
 consumed "$prefix.handoffs.inbound"
-for agent in "${agents[@]}"; do consumed "$prefix.agent.$agent.inbox"; done
+# Each agent reads its inbox and its control topic (negotiated handoffs' lifecycle messages) exactly once.
+for agent in "${agents[@]}"; do
+  consumed "$prefix.agent.$agent.inbox"
+  consumed "$prefix.agent.$agent.control"
+done
 specs+=(
+  "$prefix.contexts"
   "$prefix.events"
   "$prefix.ledger"
   "$prefix.user.replies"

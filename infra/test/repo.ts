@@ -74,16 +74,17 @@ export interface ExpectedTopic {
 
 /**
  * Every topic the convention of libs/kafka/src/topics/topic-names.ts gives for the agents: each
- * named topic of topicNames(), every agent inbox, and for each consumed topic (the inbound topic and
- * the inboxes) its `.dlq` and its compacted `.processed`; plus the human agent's pending topic
- * and the planner agent's workflows topic.
+ * named topic of topicNames() (among them the contexts topic), every agent's inbox and control
+ * topic, and for each consumed topic (the inbound topic, the inboxes and the control topics, each
+ * read by an exactly-once consumer) its `.dlq` and its compacted `.processed`; plus the human
+ * agent's pending topic and the planner agent's workflows topic.
  */
 export function expectedTopics(prefix = 'baton'): ExpectedTopic[] {
   const names = topicNames(prefix);
   const named = Object.entries(names)
     .filter(([key, value]) => key !== 'prefix' && typeof value === 'string')
     .map(([, value]) => value as string);
-  const consumed = [names.inbound, ...agentIds().map((id) => names.agentInbox(id))];
+  const consumed = [names.inbound, ...agentIds().flatMap((id) => [names.agentInbox(id), names.agentControl(id)])];
   const topics = new Map<string, Record<string, string>>();
   for (const name of [...named, ...consumed, ...consumed.map(deadLetterTopic)]) topics.set(name, {});
   for (const source of consumed) {
