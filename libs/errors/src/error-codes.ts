@@ -132,6 +132,40 @@ export const ERROR_CATALOGUE = {
     summary:
       "A handoff's state machine (seed 001) has no move for that event in that state: a late, duplicated or out-of-order message.",
   },
+  CONTEXT_REF_INVALID: {
+    retriable: false,
+    summary:
+      "A context_ref's uri is not `kafka://<topic>/<partition>/<offset>`, or names a topic other than the context store's.",
+  },
+  CONTEXT_NOT_FOUND: {
+    retriable: false,
+    summary:
+      "A context_ref names records that are gone (below the partition's low watermark: retention) or chunks missing before the partition's end.",
+  },
+  CONTEXT_INTEGRITY_FAILED: {
+    retriable: false,
+    summary: 'The bytes fetched for a context_ref differ from its size_bytes or sha256; `path` names the field.',
+  },
+  WIRE_RECORD_TYPE_UNEXPECTED: {
+    retriable: false,
+    summary:
+      'The record was written with a known schema of another record type than the topic carries (the events topic: outcome events, lifecycle messages, staged contexts).',
+  },
+  HANDOFF_TIMEOUT: {
+    retriable: false,
+    summary:
+      'One attempt of a negotiated handoff ran out of time: no accept, no context acknowledgement, or constraints.time_limit passed. The tracker then applies the failure_handling_strategy.',
+  },
+  HANDOFF_COMPLETE_FAILURE: {
+    retriable: false,
+    summary:
+      'The receiver of a negotiated handoff answered HandoffComplete FAILURE: it could not take the context over. The tracker then applies the failure_handling_strategy.',
+  },
+  HANDOFF_FAILED: {
+    retriable: false,
+    summary:
+      'Every option of a negotiated handoff is used up (retries, escalate_to, fallback_action, suggestions): the task ends FAILED and an ErrorNotification says why.',
+  },
 } as const satisfies Record<string, { retriable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
