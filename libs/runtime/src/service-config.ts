@@ -27,7 +27,14 @@ function required(env: Env, name: string): string {
   return value;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** An integer setting from `min` to `max`; absent or empty gives `fallback`, anything else out of range CONFIG_INVALID. */
+export function integerSetting(
+  env: Env,
+  name: string,
+  fallback: number,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -71,11 +78,11 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
     kafkaBrokers,
     schemaRegistryUrl,
     topicPrefix,
-    partitions: integer(env, 'BATON_PARTITIONS', 6, 1, 10_000),
-    replicationFactor: integer(env, 'BATON_REPLICATION_FACTOR', 1, 1, 32),
-    httpPort: integer(env, 'HTTP_PORT', 0, 0, 65_535),
+    partitions: integerSetting(env, 'BATON_PARTITIONS', 6, 1, 10_000),
+    replicationFactor: integerSetting(env, 'BATON_REPLICATION_FACTOR', 1, 1, 32),
+    httpPort: integerSetting(env, 'HTTP_PORT', 0, 0, 65_535),
     httpHost: env.HTTP_HOST?.trim() || '127.0.0.1',
     instanceId: env.BATON_INSTANCE_ID?.trim() || `${service}-${hostname()}-${process.pid}`,
-    defaultRetryLimit: integer(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
+    defaultRetryLimit: integerSetting(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
   });
 }

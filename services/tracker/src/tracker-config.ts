@@ -1,24 +1,22 @@
-import { BatonError } from '@baton/errors';
-import { loadServiceConfig, type ServiceConfig } from '@baton/runtime';
+import { integerSetting, loadServiceConfig, type ServiceConfig } from '@baton/runtime';
+import type { NegotiationSettings } from '@baton/task-tracking';
 
 export interface TrackerConfig extends ServiceConfig {
   /** How long the start may take to read the events topic to its end before the process gives up. */
   catchUpTimeoutMs: number;
+  /** The deadlines of negotiated handoffs the tracker enforces. */
+  negotiation: NegotiationSettings;
 }
 
 type Env = Record<string, string | undefined>;
 
 export function loadTrackerConfig(env: Env = process.env): Readonly<TrackerConfig> {
-  const raw = env.BATON_TRACKER_CATCH_UP_TIMEOUT_MS?.trim();
-  const catchUpTimeoutMs = raw === undefined || raw === '' ? 600_000 : Number(raw);
-  if (!Number.isInteger(catchUpTimeoutMs) || catchUpTimeoutMs < 1) {
-    throw new BatonError(
-      'CONFIG_INVALID',
-      `BATON_TRACKER_CATCH_UP_TIMEOUT_MS must be a positive integer, not "${raw}"`,
-      {
-        path: '/env/BATON_TRACKER_CATCH_UP_TIMEOUT_MS',
-      },
-    );
-  }
-  return Object.freeze({ ...loadServiceConfig('tracker', env), catchUpTimeoutMs });
+  return Object.freeze({
+    ...loadServiceConfig('tracker', env),
+    catchUpTimeoutMs: integerSetting(env, 'BATON_TRACKER_CATCH_UP_TIMEOUT_MS', 600_000),
+    negotiation: {
+      acceptTimeoutMs: integerSetting(env, 'BATON_HANDOFF_ACCEPT_TIMEOUT_MS', 30_000),
+      contextAckTimeoutMs: integerSetting(env, 'BATON_HANDOFF_CONTEXT_ACK_TIMEOUT_MS', 30_000),
+    },
+  });
 }

@@ -1,16 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { createKafka, createTopics, topicNames, TopicReader } from '@baton/kafka';
+import {
+  createKafka,
+  createTopics,
+  topicNames,
+  TopicReader,
+  TransactionalSender,
+  type OutputRecord,
+} from '@baton/kafka';
 import { createLogger, createServiceMetrics, listeningAddress, type Logger } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { SchemaRegistryClient, createOutcomeCodec } from '@baton/wire';
+import { EventsCodec, SchemaRegistryClient } from '@baton/wire';
+import { NegotiationCoordinator } from './negotiation-coordinator.js';
 import { buildTrackerApp, registerTaskGauge } from './tracker-app.js';
 import type { TrackerConfig } from './tracker-config.js';
 
 /**
  * The tracker process: reads `<prefix>.events` from the beginning with a reader group of its own,
- * folds every outcome event into a TaskBook and answers who owns each task. Nothing is stored but
- * the topic: the fold is deterministic, so a tracker rebuilt from the topic equals one that never
- * stopped. Ready once the reader runs and has read every partition to the end offset it had at start.
+ * folds every record (outcome events, lifecycle messages, staged contexts) into a TaskBook and
+ * answers who owns each task. Nothing is stored but the topic: the fold is deterministic, so a
+ * tracker rebuilt from the topic equals one that never stopped. Once caught up it also runs the
+ * sender's side of negotiated handoffs (NegotiationCoordinator), whose decisions it writes to the
+ * same topic and folds back like any other record. Ready once the reader runs and has read every
+ * partition to the end offset it had at start.
  */
 export class Tracker {
   private closing: Promise<void> | undefined;
@@ -19,19 +30,43 @@ export class Tracker {
     readonly app: FastifyInstance,
     private readonly logger: Logger,
     private readonly reader: TopicReader,
+    private readonly coordinator: NegotiationCoordinator,
+    private readonly sender: TransactionalSender,
   ) {}
 
   static async start(config: Readonly<TrackerConfig>): Promise<Tracker> {
     const logger = createLogger('tracker');
     const topics = topicNames(config.topicPrefix);
     const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
-    const outcomeCodec = await createOutcomeCodec(new SchemaRegistryClient({ url: config.schemaRegistryUrl }));
-    await createTopics(config.kafkaBrokers, [
-      { topic: topics.events, numPartitions: config.partitions, replicationFactor: config.replicationFactor },
-    ]);
+    const codec = await EventsCodec.create(new SchemaRegistryClient({ url: config.schemaRegistryUrl }));
+    const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
+    await createTopics(config.kafkaBrokers, [{ topic: topics.events, ...sizing }]);
     const book = new TaskBook();
     const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
     registerTaskGauge(registry, book);
+    const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
+    const createdTopics = new Set([topics.events]);
+    const coordinator = new NegotiationCoordinator({
+      book,
+      topics,
+      codec: codec.lifecycle,
+      settings: config.negotiation,
+      logger,
+      // A receiver's control topic may not exist yet: its agent creates it when it starts.
+      async send(records: OutputRecord[]) {
+        const missing = [...new Set(records.map((record) => record.topic))].filter(
+          (topic) => !createdTopics.has(topic),
+        );
+        if (missing.length > 0) {
+          await createTopics(
+            config.kafkaBrokers,
+            missing.map((topic) => ({ topic, ...sizing })),
+          );
+          for (const topic of missing) createdTopics.add(topic);
+        }
+        return sender.send(records);
+      },
+    });
 
     let caughtUp = false;
     const reader = new TopicReader({
@@ -42,7 +77,10 @@ export class Tracker {
       onRecord: async (record) => {
         if (record.value === null) return;
         try {
-          book.add(await outcomeCodec.decode(record.value));
+          const event = await codec.decode(record.value);
+          if (book.apply(event) && event.kind !== 'outcome') {
+            coordinator.folded(event.value.task_id ?? '', event.kind === 'lifecycle' ? event.value.message_id : '');
+          }
         } catch (error) {
           logger.warn(
             { event: 'tracker.undecodable_event', task_id: record.key, offset: record.offset, err: error },
@@ -54,7 +92,7 @@ export class Tracker {
     const app = buildTrackerApp({ book, registry, isReady: () => caughtUp && reader.isRunning });
     // Listening first: /readyz answers 503 while the topic is read.
     await app.listen({ port: config.httpPort, host: config.httpHost });
-    const tracker = new Tracker(app, logger, reader);
+    const tracker = new Tracker(app, logger, reader, coordinator, sender);
     const began = Date.now();
     try {
       await reader.start();
@@ -63,6 +101,7 @@ export class Tracker {
       throw error;
     }
     caughtUp = true;
+    coordinator.activate();
     logger.info(
       { event: 'service.started', http: tracker.address(), tasks: book.size, catch_up_ms: Date.now() - began },
       'started',
@@ -77,8 +116,10 @@ export class Tracker {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.logger.info({ event: 'service.stopping' }, 'stopping');
+      this.coordinator.close();
       await this.app.close();
       await this.reader.stop();
+      await this.sender.close();
       this.logger.info({ event: 'service.stopped' }, 'stopped');
     })();
     return this.closing;
