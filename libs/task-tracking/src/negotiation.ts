@@ -1,6 +1,7 @@
 import {
   transition,
   type HandoffEvent,
+  type HandoffRequestPayload,
   type HandoffSide,
   type HandoffTerms,
   type IllegalTransition,
@@ -85,6 +86,8 @@ export class NegotiationFold {
   readonly negotiation: Negotiation;
   /** The context to send, kept until the negotiation ends. */
   private context: Immutable<TaskContextTransferPayload> | undefined;
+  /** The first request's payload, which requests to alternatives repeat. */
+  private requestPayload: Immutable<HandoffRequestPayload> | undefined;
 
   constructor(staged: Immutable<StagedContext>) {
     this.context = staged.context;
@@ -103,6 +106,11 @@ export class NegotiationFold {
   /** The staged context, while a receiver may still need it. */
   get stagedContext(): Immutable<TaskContextTransferPayload> | undefined {
     return this.context;
+  }
+
+  /** The first HandoffRequest's payload, once it is folded. */
+  get firstRequest(): Immutable<HandoffRequestPayload> | undefined {
+    return this.requestPayload;
   }
 
   /** The attempt a reply answers, by its correlation_id. */
@@ -181,6 +189,7 @@ export class NegotiationFold {
     );
     if ('error' in sender) return sender.error;
     const planned = first ? { receiver: message.receiver_id, via: 'target' as const } : nextCandidate(this.negotiation);
+    if (first) this.requestPayload = message.payload;
     this.negotiation.sender_state = sender.state;
     this.negotiation.attempts.push({
       request_id: message.message_id,

@@ -172,18 +172,18 @@ export class TaskBook {
     return true;
   }
 
-  /** The negotiation `negotiationId` of `taskId` as folded so far, for the tracker to act on. */
-  negotiation(taskId: string, negotiationId: string): NegotiationFold | undefined {
-    return this.tasks.get(taskId)?.negotiations.get(negotiationId);
+  /** The task's negotiations still open, as folded so far: what the tracker acts on. */
+  openNegotiationsOf(taskId: string): NegotiationFold[] {
+    return [...(this.tasks.get(taskId)?.negotiations.values() ?? [])].filter(
+      (fold) => fold.negotiation.outcome === 'OPEN',
+    );
   }
 
-  /** Every negotiation still open, by task: what the tracker watches. */
-  *openNegotiations(): Generator<{ taskId: string; fold: NegotiationFold }> {
-    for (const task of this.tasks.values()) {
-      for (const fold of task.negotiations.values()) {
-        if (fold.negotiation.outcome === 'OPEN') yield { taskId: task.task_id, fold };
-      }
-    }
+  /** Every task with a negotiation still open. */
+  tasksNegotiating(): string[] {
+    return [...this.tasks.values()]
+      .filter((task) => [...task.negotiations.values()].some((fold) => fold.negotiation.outcome === 'OPEN'))
+      .map((task) => task.task_id);
   }
 
   private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
