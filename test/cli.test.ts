@@ -85,10 +85,10 @@ describe('baton publish, task, agents', () => {
       { description: 'the timeline to show routing and completion', timeoutMs: 30_000, intervalMs: 250 },
     );
     const lines = shown.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`task ${taskId}: 2 events`);
-    expect(lines[1]).toMatch(/^TIME +AGENT +OUTCOME +TYPE +FROM +TO +TARGET +MESSAGE_ID +DETAIL$/);
+    expect(lines[0]).toBe(`task ${taskId}: FINISH, 2 events`);
+    expect(lines[1]).toMatch(/^TIME +AGENT +STEP +TYPE +ROUTE +TARGET +MESSAGE_ID +DETAIL$/);
     expect(lines[2]).toMatch(
-      new RegExp(`router +ROUTED +STATUS_UPDATE +ops_console +${PROBE} +${PROBE} +${messageId}`),
+      new RegExp(`router +ROUTED +STATUS_UPDATE +ops_console -> ${PROBE} +${PROBE} +${messageId}`),
     );
     expect(lines[3]).toMatch(new RegExp(`${PROBE} +COMPLETED +STATUS_UPDATE .*${messageId}`));
     expect(setup.observed(taskId)).toEqual([1]);

@@ -90,7 +90,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'task',
     usage: 'baton task TASK_ID',
-    summary: "a task's timeline across agents",
+    summary: "a task's status, timeline across agents and negotiated handoffs",
     options: {},
     optionHelp: [],
     operands: { min: 1, max: 1, names: 'TASK_ID' },

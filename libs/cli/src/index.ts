@@ -29,6 +29,7 @@ export {
   isEventsTopic,
   type DecodedRecord,
   type DecoderSource,
+  type EventsDecoder,
   type RawRecord,
   type RecordKind,
   type ValueDecoder,

@@ -19,10 +19,32 @@ const decoders: DecoderSource = {
     },
     decodeUnchecked: async (bytes) => JSON.parse(bytes.subarray(5).toString()),
   }),
-  outcomes: async () => ({
-    decode: async (bytes) => JSON.parse(bytes.subarray(5).toString()),
+  // The events topic's three record types, told apart here by a field only each has.
+  events: async () => ({
+    decode: async (bytes) => {
+      const value = JSON.parse(bytes.subarray(5).toString()) as Record<string, unknown>;
+      const kind = 'message_type' in value ? 'lifecycle' : 'request_message_id' in value ? 'staged' : 'outcome';
+      return { kind, value };
+    },
     decodeUnchecked: async (bytes) => JSON.parse(bytes.subarray(5).toString()),
   }),
+};
+const lifecycle = {
+  message_id: 'r-2',
+  message_type: 'HandoffReject',
+  sender_id: 'sales',
+  receiver_id: 'triage',
+  task_id: 't-1',
+  correlation_id: 'r-1',
+  payload: { reason: 'capability mismatch' },
+};
+const staged = {
+  request_message_id: 'r-1',
+  task_id: 't-1',
+  sender_id: 'triage',
+  staged_at: '2026-11-22T10:00:00.000Z',
+  context: {},
+  terms: { desired_agent_type: 'NetworkExpert', reason: 'lacks the skill' },
 };
 
 function record(topic: string, value: Buffer | null, headers: Record<string, string> = {}): RawRecord {
@@ -32,7 +54,7 @@ function record(topic: string, value: Buffer | null, headers: Record<string, str
 const avro = (value: unknown) => frameWireFormat(3, Buffer.from(JSON.stringify(value)));
 
 describe('decodeRecord', () => {
-  it('decodes handoffs, and outcome events on the events topic', async () => {
+  it('decodes handoffs, and on the events topic outcome events, lifecycle messages and staged contexts', async () => {
     expect(await decodeRecord(record('baton.handoffs.inbound', avro(handoff)), decoders)).toMatchObject({
       kind: 'handoff',
       value: handoff,
@@ -44,6 +66,14 @@ describe('decodeRecord', () => {
     expect(await decodeRecord(record('baton.events', avro(outcome)), decoders)).toMatchObject({
       kind: 'outcome',
       value: outcome,
+    });
+    expect(await decodeRecord(record('baton.events', avro(lifecycle)), decoders)).toMatchObject({
+      kind: 'lifecycle',
+      value: lifecycle,
+    });
+    expect(await decodeRecord(record('baton.events', avro(staged)), decoders)).toMatchObject({
+      kind: 'staged',
+      value: staged,
     });
     expect(isEventsTopic('x.events')).toBe(true);
     expect(isEventsTopic('x.events.dlq')).toBe(false);
@@ -80,6 +110,12 @@ describe('formatRecordLine', () => {
     );
     expect(formatRecordLine(await decodeRecord(record('t.events', avro(outcome)), decoders))).toBe(
       `2023-11-14T22:13:20.000Z  t.events/1@7  key=t-1  outcome router: ROUTED STATUS_UPDATE -> probe_agent`,
+    );
+    expect(formatRecordLine(await decodeRecord(record('t.events', avro(lifecycle)), decoders))).toBe(
+      `2023-11-14T22:13:20.000Z  t.events/1@7  key=t-1  lifecycle HandoffReject sales -> triage message_id=r-2 correlation_id=r-1`,
+    );
+    expect(formatRecordLine(await decodeRecord(record('t.events', avro(staged)), decoders))).toBe(
+      `2023-11-14T22:13:20.000Z  t.events/1@7  key=t-1  staged triage wants NetworkExpert request_message_id=r-1`,
     );
     expect(formatRecordLine(await decodeRecord(record('t', Buffer.from('[1,2]')), decoders))).toBe(
       `${where}  json [1,2]`,

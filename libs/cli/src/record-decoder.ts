@@ -12,7 +12,8 @@ export interface RawRecord {
   timestamp: string;
 }
 
-export type RecordKind = 'handoff' | 'outcome' | 'json' | 'tombstone' | 'undecodable';
+/** `outcome`, `lifecycle` and `staged` are the three record types of the events topic. */
+export type RecordKind = 'handoff' | 'outcome' | 'lifecycle' | 'staged' | 'json' | 'tombstone' | 'undecodable';
 
 /** A record decoded for printing; `--json` prints it as it is, one per line. */
 export interface DecodedRecord {
@@ -30,21 +31,43 @@ export interface DecodedRecord {
   value_base64?: string;
 }
 
-/** The part of an Avro codec the decoder uses (`HandoffCodec`, `OutcomeCodec`). */
+/** The part of an Avro codec the decoder uses (`HandoffCodec`). */
 export interface ValueDecoder {
   decode(bytes: Buffer): Promise<unknown>;
   decodeUnchecked(bytes: Buffer): Promise<unknown>;
 }
 
+/** A decoder that tells each record's kind along with its value. */
+interface KindedDecoder<K extends RecordKind> {
+  decode(bytes: Buffer): Promise<{ kind: K; value: unknown }>;
+  decodeUnchecked(bytes: Buffer): Promise<unknown>;
+}
+
+/** The events topic's decoder (`EventsCodec`): which of its three record types each record is. */
+export type EventsDecoder = KindedDecoder<'outcome' | 'lifecycle' | 'staged'>;
+
 /** Made on first use, so topics of JSON records need no schema registry. */
 export interface DecoderSource {
   handoffs(): Promise<ValueDecoder>;
-  outcomes(): Promise<ValueDecoder>;
+  events(): Promise<EventsDecoder>;
 }
 
-/** The events topic (`<prefix>.events`) carries outcome events; every other Avro topic handoffs. */
+/**
+ * The events topic (`<prefix>.events`) carries outcome events, lifecycle messages and staged
+ * contexts; every other Avro topic handoffs.
+ */
 export function isEventsTopic(topic: string): boolean {
   return topic === 'events' || topic.endsWith('.events');
+}
+
+/** A topic's Avro records decoded with their kind: the events topic's say theirs, all others are handoffs. */
+async function recordDecoderOf(topic: string, decoders: DecoderSource): Promise<KindedDecoder<RecordKind>> {
+  if (isEventsTopic(topic)) return decoders.events();
+  const handoffs = await decoders.handoffs();
+  return {
+    decode: async (bytes) => ({ kind: 'handoff', value: await handoffs.decode(bytes) }),
+    decodeUnchecked: (bytes) => handoffs.decodeUnchecked(bytes),
+  };
 }
 
 function codedError(error: unknown): { code: string; message: string } {
@@ -67,8 +90,8 @@ function parseJson(value: Buffer, contentType: string | undefined): { ok: true; 
 }
 
 /**
- * Decodes one record: Confluent-framed Avro with the registry codec (outcome events on the events
- * topic, handoffs elsewhere), JSON as JSON (ledger, audit, processed ids), and anything else, or
+ * Decodes one record: Confluent-framed Avro with the registry codec (on the events topic an
+ * outcome event, a lifecycle message or a staged context, handoffs elsewhere), JSON as JSON (ledger, audit, processed ids), and anything else, or
  * Avro that fails to decode or validate, as `undecodable` with the error's code.
  */
 export async function decodeRecord(record: RawRecord, decoders: DecoderSource): Promise<DecodedRecord> {
@@ -98,10 +121,9 @@ export async function decodeRecord(record: RawRecord, decoders: DecoderSource): 
   } catch (error) {
     return undecodable(error);
   }
-  const kind = isEventsTopic(record.topic) ? 'outcome' : 'handoff';
-  const decoder = await (kind === 'outcome' ? decoders.outcomes() : decoders.handoffs());
+  const decoder = await recordDecoderOf(record.topic, decoders);
   try {
-    return { ...base, kind, value: await decoder.decode(bytes) };
+    return { ...base, ...(await decoder.decode(bytes)) };
   } catch (error) {
     const unchecked = await decoder.decodeUnchecked(bytes).catch(() => undefined);
     return undecodable(error, unchecked);
@@ -146,6 +168,19 @@ export function formatRecordLine(record: DecodedRecord): string {
         `${target ? ` -> ${target}` : ''}${code ? ` [${code}]` : detail ? ` (${detail})` : ''}`
       );
     }
+    case 'lifecycle': {
+      const route = `${field(value, 'sender_id')} -> ${field(value, 'receiver_id')}`;
+      const correlation = field(value, 'correlation_id');
+      return (
+        `${where}  lifecycle ${field(value, 'message_type')} ${route} message_id=${field(value, 'message_id')}` +
+        `${correlation ? ` correlation_id=${correlation}` : ''}`
+      );
+    }
+    case 'staged':
+      return (
+        `${where}  staged ${field(value, 'sender_id')} wants ${field(value, 'terms', 'desired_agent_type')}` +
+        ` request_message_id=${field(value, 'request_message_id')}`
+      );
     case 'json':
       return `${where}  json ${JSON.stringify(value)}`;
     case 'tombstone':

@@ -99,6 +99,65 @@ describe('runCli with a fake gateway', () => {
     expect(result.stderr).toContain('error REPLAY_INCOMPLETE');
   });
 
+  it('shows a task as a table with its negotiations, and with --json prints the answer as is', async () => {
+    const answer = {
+      task_id: 't-3',
+      status: 'WAITING',
+      owner: 'triage',
+      parent_task_ids: [],
+      children: [],
+      events: [
+        {
+          kind: 'lifecycle',
+          time: '2026-11-22T10:00:00.000Z',
+          message_id: 'r1',
+          message_type: 'HandoffRequest',
+          sender: 'triage',
+          receiver: 'expert',
+          detail: 'NetworkExpert: lacks the skill',
+        },
+      ],
+      negotiations: [
+        {
+          negotiation_id: 'r1',
+          sender_id: 'triage',
+          terms: { desired_agent_type: 'NetworkExpert', reason: 'lacks the skill' },
+          context_mode: 'by-value',
+          staged_at: '2026-11-22T10:00:00.000Z',
+          sender_state: 'AwaitingHandoffAccept',
+          attempts: [
+            {
+              request_id: 'r1',
+              receiver: 'expert',
+              via: 'target',
+              requested_at: '2026-11-22T10:00:00.000Z',
+              receiver_state: 'Idle',
+            },
+          ],
+          outcome: 'OPEN',
+        },
+      ],
+      refused: [],
+      // A field this CLI does not know yet is printed too: --json is the gateway's answer.
+      added_later: true,
+    };
+    const gateway = fakeGateway({ 'GET /v1/tasks/t-3': () => ({ status: 200, body: answer }) });
+    const table = await run(['task', 't-3'], gateway.fetch);
+    expect(table.code).toBe(EXIT.OK);
+    expect(table.stdout.split('\n')).toEqual([
+      'task t-3: WAITING, held by triage, 1 events',
+      'TIME                      AGENT   STEP            TYPE  ROUTE             TARGET  MESSAGE_ID  DETAIL',
+      '2026-11-22T10:00:00.000Z  triage  HandoffRequest  -     triage -> expert  -       r1          NetworkExpert: lacks the skill',
+      '',
+      'negotiation r1: OPEN, sender triage in AwaitingHandoffAccept',
+      'RECEIVER  VIA     STATE  REQUESTED                 ENDED',
+      'expert    target  Idle   2026-11-22T10:00:00.000Z  -',
+      '',
+    ]);
+    const json = await run(['task', 't-3', '--json'], gateway.fetch);
+    expect(JSON.parse(json.stdout)).toEqual(answer);
+  });
+
   it('prints the gateway error with its path and exits 2, never printing the token', async () => {
     const gateway = fakeGateway({});
     const result = await run(['task', 'nope'], gateway.fetch);

@@ -7,8 +7,16 @@ export interface AcceptedHandoff {
   offset: string;
 }
 
-/** One step of a task's path (`GET /v1/tasks/{task_id}`). */
-export interface TimelineEvent {
+/**
+ * Seed 004's TaskStatus (CREATE ... FINISH), then the two ends a negotiated handoff adds: FAILED
+ * (every option of the failure_handling_strategy used up) and EXPIRED (expiration_time passed
+ * before a receiver took the task). FAILED and EXPIRED are final.
+ */
+export type TaskStatus = 'CREATE' | 'EXECUTING' | 'WAITING' | 'BREAK' | 'FINISH' | 'FAILED' | 'EXPIRED';
+
+/** What became of a handoff at a service: one outcome event of the events topic. */
+export interface OutcomeStep {
+  kind: 'outcome';
   time: string;
   message_id: string;
   handoff_type: string;
@@ -23,17 +31,109 @@ export interface TimelineEvent {
   error_code?: string;
 }
 
+/** Why the handoff state machine refused a lifecycle message: it was recorded, never applied. */
+export interface Refusal {
+  code: 'ILLEGAL_TRANSITION';
+  /** The side whose machine refused: `sender` or `receiver`. */
+  side: string;
+  /** The state it was in. */
+  from: string;
+  /** The event it could not take there. */
+  event: string;
+  message: string;
+}
+
+/** A seed 001 lifecycle message of a negotiated handoff (HandoffRequest, HandoffAccept, ...). */
+export interface LifecycleStep {
+  kind: 'lifecycle';
+  time: string;
+  message_id: string;
+  message_type: string;
+  sender: string;
+  receiver: string;
+  /** The request a reply answers; on a retried request, the negotiation's first request. */
+  correlation_id?: string;
+  /** The payload's gist: a reason, a status, an error. */
+  detail?: string;
+  /** Present when the state machine refused the message. */
+  refused?: Refusal;
+}
+
+/** The context a negotiation offers, staged before its first request. */
+export interface StagedStep {
+  kind: 'staged';
+  time: string;
+  /** `<request message_id>.staged`. */
+  message_id: string;
+  sender: string;
+  context_mode: 'by-value' | 'by-reference';
+  detail: string;
+}
+
+/** One step of a task's path (`GET /v1/tasks/{task_id}`): one record of the events topic, by `kind`. */
+export type TimelineEvent = OutcomeStep | LifecycleStep | StagedStep;
+
+/** One HandoffRequest of a negotiation and what its receiver did with it. */
+export interface HandoffAttemptAnswer {
+  request_id: string;
+  receiver: string;
+  /** Why it was asked: `target`, `retry`, `escalate_to`, `fallback_action` or `suggestion`. */
+  via: string;
+  requested_at: string;
+  /** The receiver's state in seed 001's handoff state machine. */
+  receiver_state: string;
+  accepted_at?: string;
+  context_sent_at?: string;
+  completed_at?: string;
+  rejection?: { reason: string; suggestions: string[] };
+  failure?: { code: string; message: string };
+}
+
+/** A negotiated handoff of a task: the sender's side, as the tracker runs it, and every attempt. */
+export interface NegotiationAnswer {
+  /** The message_id of the first HandoffRequest. */
+  negotiation_id: string;
+  sender_id: string;
+  terms: {
+    desired_agent_type: string;
+    reason: string;
+    expiration_time?: string;
+    time_limit?: string;
+    failure_handling_strategy?: { retry_count?: number; escalate_to?: string; fallback_action?: string };
+  };
+  context_mode: 'by-value' | 'by-reference';
+  staged_at: string;
+  /** The sender's state in seed 001's handoff state machine. */
+  sender_state: string;
+  attempts: HandoffAttemptAnswer[];
+  outcome: 'OPEN' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+  ended_at?: string;
+  /** Why it FAILED or EXPIRED. */
+  reason?: string;
+}
+
+/** A lifecycle message the state machine refused (late, duplicated under another id, out of order). */
+export interface RefusedMessageAnswer {
+  message_id: string;
+  message_type: string;
+  time: string;
+  error: Refusal;
+}
+
 /** `GET /v1/tasks/{task_id}`: the task as the events topic tells it (the tracker's fold, @baton/task-tracking). */
 export interface TaskAnswer {
   task_id: string;
-  /** Seed 004's TaskStatus. */
-  status: 'CREATE' | 'EXECUTING' | 'WAITING' | 'BREAK' | 'FINISH';
-  /** The agent(s) holding the task, comma-separated as routed; null when finished or dead-lettered. */
+  status: TaskStatus;
+  /** The agent(s) holding the task, comma-separated as routed; null when finished, dead-lettered or expired. */
   owner: string | null;
   parent_task_ids: string[];
   /** Tasks whose events name this one in parent_task_ids, by task_id. */
   children: string[];
+  /** Every record of the task on the events topic, in topic order. */
   events: TimelineEvent[];
+  /** The task's negotiated handoffs, oldest first. */
+  negotiations: NegotiationAnswer[];
+  refused: RefusedMessageAnswer[];
 }
 
 /** An agent's card as it registered it in `<prefix>.agents` (seed 004's AgentInfo). */

@@ -5,7 +5,15 @@
  */
 export type {
   AcceptedHandoff,
+  TaskStatus,
+  OutcomeStep,
+  LifecycleStep,
+  StagedStep,
+  Refusal,
   TimelineEvent,
+  HandoffAttemptAnswer,
+  NegotiationAnswer,
+  RefusedMessageAnswer,
   TaskAnswer,
   AgentStatus,
   AgentCardAnswer,

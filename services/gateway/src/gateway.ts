@@ -4,7 +4,7 @@ import { BatonError, isBatonError } from '@baton/errors';
 import { createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
 import { createLogger, createServiceMetrics, HandoffPublisher, listeningAddress, type Logger } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
+import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
@@ -15,6 +15,7 @@ import { buildGatewayApp } from './http/gateway-app.js';
 import { HandoffSubmitter } from './publishing/handoff-submitter.js';
 import { ReplayJobs } from './replay/replay-jobs.js';
 import { Replayer } from './replay/replayer.js';
+import { eventsFolder } from './timeline/events-folder.js';
 
 /** The audit trail is kept forever: who replayed what must outlive the dead letters themselves. */
 const AUDIT_TOPIC_CONFIG = [{ name: 'retention.ms', value: '-1' }];
@@ -41,9 +42,9 @@ export class Gateway {
     const topics = topicNames(config.topicPrefix);
     const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
     const registryClient = new SchemaRegistryClient({ url: config.schemaRegistryUrl });
-    const [codec, outcomeCodec] = await Promise.all([
+    const [codec, eventsCodec] = await Promise.all([
       createHandoffCodec(registryClient),
-      createOutcomeCodec(registryClient),
+      EventsCodec.create(registryClient),
     ]);
     const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
     await createTopics(config.kafkaBrokers, [
@@ -62,18 +63,7 @@ export class Gateway {
       kafka,
       groupId: `${readerGroup}.events`,
       topics: [topics.events],
-      onRecord: async (record) => {
-        if (record.value === null) return;
-        try {
-          const event = await outcomeCodec.decode(record.value);
-          tasks.add(event);
-        } catch (error) {
-          logger.warn(
-            { event: 'timeline.undecodable_event', task_id: record.key, offset: record.offset, err: error },
-            'event skipped',
-          );
-        }
-      },
+      onRecord: eventsFolder(eventsCodec, tasks, logger),
     });
     const audit = new AuditTrail();
     const auditReader = new TopicReader({

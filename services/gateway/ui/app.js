@@ -1,5 +1,6 @@
 /**
- * The gateway's operator page: dead letters (list, filter, inspect, replay) and task timelines.
+ * The gateway's operator page: dead letters (list, filter, inspect, replay) and task timelines with
+ * their negotiated handoffs.
  * Plain DOM, no dependency, no build step. Every piece of data reaches the page through
  * textContent or attribute values, never as HTML.
  */
@@ -337,8 +338,7 @@ byTestId('token-forget').addEventListener('click', () => {
   clear(topics.body);
   show(messages.root, false);
   closeDetailView();
-  clear(timeline.body);
-  show(timeline.table, false);
+  clearTimeline();
   timeline.status.textContent = '';
   state.topic = null;
   state.id = null;
@@ -797,10 +797,22 @@ const taskForm = byTestId('task-form');
 const taskInput = byTestId('task-id-input');
 const timeline = {
   root: byTestId('view-task'),
+  summary: byTestId('task-summary'),
   table: byTestId('timeline-table'),
   body: byTestId('timeline-table').querySelector('tbody'),
   status: byTestId('timeline-status'),
+  negotiations: byTestId('negotiations'),
+  negotiationList: byTestId('negotiation-list'),
 };
+
+function clearTimeline() {
+  clear(timeline.summary);
+  clear(timeline.body);
+  clear(timeline.negotiationList);
+  show(timeline.summary, false);
+  show(timeline.table, false);
+  show(timeline.negotiations, false);
+}
 
 async function loadTimeline(taskId) {
   const seq = ++state.seq.timeline;
@@ -809,12 +821,13 @@ async function loadTimeline(taskId) {
   try {
     const answer = await api('GET', `v1/tasks/${segment(taskId)}`);
     if (seq !== state.seq.timeline) return;
+    renderTaskSummary(answer);
     renderTimeline(answer.events ?? []);
+    renderNegotiations(answer.negotiations ?? []);
     timeline.status.textContent = `${answer.events.length} event(s) of task ${answer.task_id}, as of ${new Date().toLocaleTimeString()}.`;
   } catch (error) {
     if (seq === state.seq.timeline) {
-      clear(timeline.body);
-      show(timeline.table, false);
+      clearTimeline();
       timeline.status.textContent = `No timeline shown for ${taskId}.`;
     }
     throw error;
@@ -823,39 +836,183 @@ async function loadTimeline(taskId) {
   }
 }
 
+/** FAILED and EXPIRED are final: the task is not processed further. */
+const STATUS_TONES = { FINISH: 'good', BREAK: 'bad', FAILED: 'bad', EXPIRED: 'bad', WAITING: 'warn' };
+
+function renderTaskSummary(answer) {
+  const refused = answer.refused ?? [];
+  fillList(timeline.summary, [
+    ['Status', badge(answer.status, STATUS_TONES[answer.status] ?? 'info'), 'status'],
+    ['Owner', answer.owner ? code(answer.owner) : '—', 'owner'],
+    ...(refused.length > 0 ? [['Refused messages', String(refused.length), 'refused']] : []),
+  ]);
+  show(timeline.summary, true);
+}
+
+const MESSAGE_TONES = {
+  HandoffAccept: 'good',
+  HandoffComplete: 'good',
+  HandoffReject: 'warn',
+  ErrorNotification: 'bad',
+};
+
+function messageTone(event) {
+  if (event.message_type === 'HandoffComplete' && event.detail === 'FAILURE') return 'bad';
+  return MESSAGE_TONES[event.message_type] ?? 'info';
+}
+
+/**
+ * The columns of one step, whatever its kind: who wrote it, what happened, between whom and its
+ * gist. A lifecycle message the state machine refused is shown, marked, with why.
+ */
+function stepCells(event) {
+  if (event.kind === 'lifecycle') {
+    return {
+      agent: event.sender,
+      step: [badge(event.message_type, messageTone(event)), ...(event.refused ? [' ', badge('refused', 'bad')] : [])],
+      handoffType: '—',
+      route: `${event.sender} → ${event.receiver}`,
+      target: '—',
+      detail: [
+        event.detail ?? (event.refused ? null : '—'),
+        event.refused ? h('div', { className: 'refusal small', text: `refused: ${event.refused.message}` }) : null,
+      ],
+    };
+  }
+  if (event.kind === 'staged') {
+    return {
+      agent: event.sender,
+      step: [badge('staged')],
+      handoffType: '—',
+      route: '—',
+      target: '—',
+      detail: [event.detail],
+    };
+  }
+  const route = [event.sender, event.receiver].some((part) => part)
+    ? `${event.sender ?? '?'} → ${event.receiver ?? '?'}`
+    : '—';
+  return {
+    agent: event.agent_id,
+    step: [badge(event.outcome)],
+    handoffType: [
+      event.handoff_type,
+      event.issue_category ? h('div', { className: 'subtle small', text: event.issue_category }) : null,
+    ],
+    route,
+    target: event.target ?? '—',
+    detail: [
+      event.error_code ? badge(event.error_code, 'bad') : null,
+      event.error_code && event.detail ? ' ' : null,
+      event.detail ?? (event.error_code ? null : '—'),
+    ],
+  };
+}
+
 function renderTimeline(events) {
   clear(timeline.body);
   events.forEach((event, index) => {
-    const route = [event.sender, event.receiver].some((part) => part)
-      ? `${event.sender ?? '?'} → ${event.receiver ?? '?'}`
-      : '—';
+    const cells = stepCells(event);
     timeline.body.append(
       h(
         'tr',
-        { attrs: { 'data-testid': 'timeline-row', 'data-outcome': event.outcome, 'data-agent': event.agent_id } },
+        {
+          className: event.refused ? 'refused' : undefined,
+          attrs: {
+            'data-testid': 'timeline-row',
+            'data-kind': event.kind ?? 'outcome',
+            'data-outcome': event.outcome,
+            'data-message-type': event.message_type,
+            'data-agent': cells.agent,
+            'data-refused': Boolean(event.refused),
+          },
+        },
         h('td', { className: 'num', text: index + 1 }),
         h('td', { attrs: { 'data-col': 'time' } }, timeElement(event.time)),
-        h('td', { className: 'mono', text: event.agent_id, attrs: { 'data-col': 'agent' } }),
-        h('td', { attrs: { 'data-col': 'outcome' } }, badge(event.outcome)),
-        h(
-          'td',
-          { attrs: { 'data-col': 'handoff_type' } },
-          event.handoff_type,
-          event.issue_category ? h('div', { className: 'subtle small', text: event.issue_category }) : null,
-        ),
-        h('td', { className: 'mono', text: route, attrs: { 'data-col': 'route' } }),
-        h('td', { className: 'mono', text: event.target ?? '—', attrs: { 'data-col': 'target' } }),
-        h(
-          'td',
-          { className: 'wrap', attrs: { 'data-col': 'detail' } },
-          event.error_code ? badge(event.error_code, 'bad') : null,
-          event.error_code && event.detail ? ' ' : null,
-          event.detail ?? (event.error_code ? null : '—'),
-        ),
+        h('td', { className: 'mono', text: cells.agent, attrs: { 'data-col': 'agent' } }),
+        h('td', { attrs: { 'data-col': 'step' } }, cells.step),
+        h('td', { attrs: { 'data-col': 'handoff_type' } }, cells.handoffType),
+        h('td', { className: 'mono', text: cells.route, attrs: { 'data-col': 'route' } }),
+        h('td', { className: 'mono', text: cells.target, attrs: { 'data-col': 'target' } }),
+        h('td', { className: 'wrap', attrs: { 'data-col': 'detail' } }, cells.detail),
       ),
     );
   });
   show(timeline.table, true);
+}
+
+const NEGOTIATION_TONES = { COMPLETED: 'good', FAILED: 'bad', EXPIRED: 'bad', OPEN: 'warn' };
+
+/** Why an attempt ended: completed, rejected (and whom the receiver suggested), or its failure. */
+function attemptEnd(attempt) {
+  if (attempt.completed_at) return [badge('completed', 'good'), ' ', timeElement(attempt.completed_at)];
+  if (attempt.rejection) {
+    const { reason, suggestions } = attempt.rejection;
+    return [
+      badge('rejected', 'warn'),
+      ` ${reason}`,
+      suggestions.length > 0 ? `; suggests ${suggestions.join(', ')}` : '',
+    ];
+  }
+  if (attempt.failure) return [badge(attempt.failure.code, 'bad'), ` ${attempt.failure.message}`];
+  return ['—'];
+}
+
+function attemptsTable(attempts) {
+  const head = ['Receiver', 'Via', 'Receiver state', 'Requested', 'Ended'].map((text) =>
+    h('th', { text, attrs: { scope: 'col' } }),
+  );
+  const rows = attempts.map((attempt) =>
+    h(
+      'tr',
+      { attrs: { 'data-testid': 'attempt-row', 'data-receiver': attempt.receiver } },
+      h('td', { className: 'mono', text: attempt.receiver, attrs: { 'data-col': 'receiver' } }),
+      h('td', { text: attempt.via, attrs: { 'data-col': 'via' } }),
+      h('td', { className: 'mono', text: attempt.receiver_state, attrs: { 'data-col': 'receiver_state' } }),
+      h('td', { attrs: { 'data-col': 'requested_at' } }, timeElement(attempt.requested_at)),
+      h('td', { className: 'wrap', attrs: { 'data-col': 'ended' } }, attemptEnd(attempt)),
+    ),
+  );
+  return h(
+    'div',
+    { className: 'table-wrap' },
+    h('table', { className: 'data attempts' }, h('thead', {}, h('tr', {}, head)), h('tbody', {}, rows)),
+  );
+}
+
+function renderNegotiations(negotiations) {
+  clear(timeline.negotiationList);
+  for (const negotiation of negotiations) {
+    timeline.negotiationList.append(
+      h(
+        'article',
+        {
+          className: 'negotiation',
+          attrs: {
+            'data-testid': 'negotiation',
+            'data-negotiation-id': negotiation.negotiation_id,
+            'data-outcome': negotiation.outcome,
+          },
+        },
+        h(
+          'div',
+          { className: 'negotiation-head' },
+          badge(negotiation.outcome, NEGOTIATION_TONES[negotiation.outcome] ?? 'info'),
+          ' sender ',
+          code(negotiation.sender_id),
+          ' in ',
+          h('span', { className: 'mono', text: negotiation.sender_state, attrs: { 'data-field': 'sender_state' } }),
+          `, wants ${negotiation.terms?.desired_agent_type ?? '?'}`,
+          negotiation.ended_at ? [', ended ', timeElement(negotiation.ended_at)] : null,
+          negotiation.reason
+            ? h('div', { className: 'wrap', text: negotiation.reason, attrs: { 'data-field': 'reason' } })
+            : null,
+        ),
+        attemptsTable(negotiation.attempts ?? []),
+      ),
+    );
+  }
+  show(timeline.negotiations, negotiations.length > 0);
 }
 
 taskForm.addEventListener('submit', (event) => {

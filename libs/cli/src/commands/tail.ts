@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createKafka, listTopicNames, TopicReader } from '@baton/kafka';
-import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
+import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { booleanOption, integerOption, stringOption } from '../args.js';
 import type { Command } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
-import { decodeRecord, formatRecordLine, type DecoderSource, type ValueDecoder } from '../record-decoder.js';
+import {
+  decodeRecord,
+  formatRecordLine,
+  type DecoderSource,
+  type EventsDecoder,
+  type ValueDecoder,
+} from '../record-decoder.js';
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
@@ -20,7 +26,14 @@ function decoderSource(registryUrl: string | undefined): DecoderSource {
   });
   return {
     handoffs: once(async (): Promise<ValueDecoder> => createHandoffCodec(await registry())),
-    outcomes: once(async (): Promise<ValueDecoder> => createOutcomeCodec(await registry())),
+    events: once(async (): Promise<EventsDecoder> => {
+      const codec = await EventsCodec.create(await registry());
+      return {
+        decode: (bytes) => codec.decode(bytes),
+        // Unchecked decoding reads with the writer schema the record names, whichever codec asks.
+        decodeUnchecked: (bytes) => codec.outcome.decodeUnchecked(bytes),
+      };
+    }),
   };
 }
 

@@ -1,9 +1,9 @@
-import type { TaskAnswer, TimelineEvent } from '@baton/gateway-api';
-import type { TaskView } from '@baton/task-tracking';
-import type { HandoffOutcome, Immutable } from '@baton/protocol';
+import type { OutcomeStep, TaskAnswer, TimelineEvent } from '@baton/gateway-api';
+import type { OutcomeEvent, TaskView, TimelineEntry } from '@baton/task-tracking';
 
-export function timelineEvent(event: Immutable<HandoffOutcome>): TimelineEvent {
+export function outcomeStep(event: OutcomeEvent): OutcomeStep {
   return {
+    kind: 'outcome',
     time: event.time,
     message_id: event.message_id,
     handoff_type: event.handoff_type,
@@ -18,9 +18,40 @@ export function timelineEvent(event: Immutable<HandoffOutcome>): TimelineEvent {
   };
 }
 
+/** One entry of the fold's timeline as the API shows it: `sender` and `receiver` named as for outcomes. */
+export function timelineEvent(entry: TimelineEntry): TimelineEvent {
+  switch (entry.kind) {
+    case 'outcome':
+      return outcomeStep(entry);
+    case 'lifecycle':
+      return {
+        kind: 'lifecycle',
+        time: entry.time,
+        message_id: entry.message_id,
+        message_type: entry.message_type,
+        sender: entry.sender_id,
+        receiver: entry.receiver_id,
+        ...(entry.correlation_id === undefined ? {} : { correlation_id: entry.correlation_id }),
+        ...(entry.detail === undefined ? {} : { detail: entry.detail }),
+        ...(entry.refused === undefined ? {} : { refused: entry.refused }),
+      };
+    case 'staged':
+      return {
+        kind: 'staged',
+        time: entry.time,
+        message_id: entry.message_id,
+        sender: entry.sender_id,
+        context_mode: entry.context_mode,
+        detail: entry.detail,
+      };
+  }
+}
+
 /**
  * The gateway's answer for a task, from the TaskBook of @baton/task-tracking (the fold the tracker
- * uses too): its status and owner, parents and children, and its events as timeline steps.
+ * uses too): its status and owner, parents and children, its events as timeline steps, its
+ * negotiated handoffs and the lifecycle messages the state machine refused. The negotiations are
+ * the fold's own copies; the route's response schema decides which of their fields are written.
  */
 export function taskAnswer(task: TaskView): TaskAnswer {
   return {
@@ -30,5 +61,7 @@ export function taskAnswer(task: TaskView): TaskAnswer {
     parent_task_ids: task.parent_task_ids,
     children: task.children,
     events: task.timeline.map(timelineEvent),
+    negotiations: task.negotiations,
+    refused: task.refused,
   };
 }

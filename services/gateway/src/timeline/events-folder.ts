@@ -1,0 +1,35 @@
+import type { ConsumedRecord } from '@baton/kafka';
+import type { TaskEvent } from '@baton/protocol';
+import type { Logger } from '@baton/runtime';
+import type { TaskBook } from '@baton/task-tracking';
+
+/** What the folder needs of EventsCodec (@baton/wire): one record value to one TaskEvent. */
+export interface EventsDecoder {
+  decode(bytes: Buffer): Promise<TaskEvent>;
+}
+
+/**
+ * The events reader's record handler: every record of the events topic (outcome events, lifecycle
+ * messages, staged contexts) folded into the book. A record that does not decode is logged and
+ * skipped: one bad record must not stop every timeline from being read.
+ */
+export function eventsFolder(
+  decoder: EventsDecoder,
+  tasks: TaskBook,
+  logger: Logger,
+): (record: Pick<ConsumedRecord, 'key' | 'offset' | 'value'>) => Promise<void> {
+  return async (record) => {
+    if (record.value === null) return;
+    let event: TaskEvent;
+    try {
+      event = await decoder.decode(record.value);
+    } catch (error) {
+      logger.warn(
+        { event: 'timeline.undecodable_event', task_id: record.key, offset: record.offset, err: error },
+        'event skipped',
+      );
+      return;
+    }
+    tasks.apply(event);
+  };
+}
