@@ -4,6 +4,30 @@ import type { HandoffDataByType, HandoffInstructions, HandoffOutcomeKind, Handof
 import { handoffRecord, outcomeRecord, type Handoff, type HandoffServiceContext } from '@baton/runtime';
 import { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
 import { ledgerRecord } from './ledger-entry.js';
+import { contextTransferPayload, handoffContextData, type ContextSink } from './negotiation/handoff-context.js';
+import { negotiationOpening, openingRecords } from './negotiation/negotiation-opening.js';
+
+/** What AgentActions writes with: the service's codecs and topics, and what requestHandoff needs. */
+export interface AgentActionsContext extends Pick<
+  HandoffServiceContext,
+  'codec' | 'outcomeCodec' | 'lifecycleCodec' | 'stagedCodec' | 'topics'
+> {
+  /** Where requestHandoff stores a context too large to travel in the message. */
+  contexts: ContextSink;
+  /** Contexts whose JSON is longer than this go by reference. */
+  inlineMaxBytes: number;
+  /** Creates an agent's control topic if it is missing, so a transaction can write to it. */
+  ensureControlTopic(agentId: string): Promise<void>;
+}
+
+/** A handoff offered by negotiation: one receiver, and what the sender asks of it. */
+export type RequestedHandoff<T extends HandoffType = HandoffType> = NextHandoff<T> & {
+  to: string;
+  /** Why the task is handed over: lacking skill, out of scope, load balancing... */
+  reason: string;
+  /** The kind of agent wanted, matched against the receiver's id, name, domain and skills. */
+  desired_agent_type: string;
+};
 
 /** The incoming instructions for the next tier, without the escalate_to that brought the task there. */
 function carriedInstructions(incoming: Handoff): HandoffInstructions {
@@ -25,6 +49,7 @@ const OUTCOME_RANK: Record<HandoffOutcomeKind, number> = {
   COMPLETED: 2,
   INFORMATION_REQUESTED: 3,
   HANDED_OFF: 4,
+  HANDOFF_REQUESTED: 4,
   ESCALATED: 5,
   ROUTED: 0,
   DEAD_LETTERED: 6,
@@ -40,11 +65,13 @@ export class AgentActions {
   private outcome: HandoffOutcomeKind = 'PROCESSED';
   private readonly targets: string[] = [];
   private detail: string | undefined;
+  /** requestHandoff calls still storing their context: their records are not queued yet. */
+  private requesting = 0;
 
   constructor(
     private readonly agentId: string,
     private readonly incoming: Handoff,
-    private readonly context: Pick<HandoffServiceContext, 'codec' | 'outcomeCodec' | 'topics'>,
+    private readonly context: AgentActionsContext,
     private readonly traceparent: string | undefined,
     private readonly now: () => Date,
   ) {}
@@ -57,6 +84,43 @@ export class AgentActions {
   /** Hands the task to another agent, through the router, with the whole context. */
   handOff<T extends HandoffType>(next: NextHandoff<T>): Handoff {
     return this.send(next, 'HANDED_OFF');
+  }
+
+  /**
+   * Offers the task to one agent by negotiation (seed 001) instead of sending it: the receiver may
+   * accept or reject, and the tracker runs the sender's side from here (sends the context to the
+   * agent that accepts, applies timeouts and the failure_handling_strategy of the handoff). The
+   * handoff `next` describes is the context offered; the receiver's handlers get it as it is once
+   * the receiver takes it over. A context whose JSON is over the inline limit is stored first, so
+   * await this before the handler returns.
+   */
+  async requestHandoff<T extends HandoffType>(next: RequestedHandoff<T>): Promise<Handoff> {
+    this.requesting += 1;
+    try {
+      const { reason, desired_agent_type, ...offered } = next;
+      const message = deriveHandoff(this.incoming, this.agentId, offered, { now: this.now });
+      const summary = message.context.historical_data_summary;
+      const contextData = handoffContextData(message, next.action.details || summary);
+      const [context] = await Promise.all([
+        contextTransferPayload(contextData, {
+          taskId: message.metadata.task_id,
+          inlineMaxBytes: this.context.inlineMaxBytes,
+          store: this.context.contexts,
+        }),
+        this.context.ensureControlTopic(next.to),
+      ]);
+      const opening = negotiationOpening(
+        message,
+        { reason, desired_agent_type, summary: summary || next.action.details || reason },
+        context,
+        { now: this.now },
+      );
+      this.records.push(...openingRecords(this.context, this.topics, opening));
+      this.note('HANDOFF_REQUESTED', next.to);
+      return message;
+    } finally {
+      this.requesting -= 1;
+    }
   }
 
   /**
@@ -163,6 +227,10 @@ export class AgentActions {
 
   /** Everything the handler asked for, plus the one outcome event of the handled message. */
   outputs(): OutputRecord[] {
+    if (this.requesting > 0) {
+      // Committing now would drop the request's records while counting the message processed.
+      throw new Error('the handler returned before its requestHandoff finished: await it');
+    }
     const event = outcomeRecord(
       this.context.outcomeCodec,
       this.topics.events,

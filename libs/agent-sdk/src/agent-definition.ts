@@ -34,12 +34,35 @@ export interface AgentCardInfo {
   version?: string;
 }
 
+/**
+ * How the agent takes part in negotiated handoffs (seed 001). The environment overrides each field
+ * it names, so an operator can change one instance's behaviour (drain it, say) without a release.
+ */
+export interface NegotiationOptions {
+  /**
+   * Handoffs queued in the agent's inbox (its consumer group's lag) at which it rejects a
+   * HandoffRequest as overloaded; 0 rejects every one (a drain). BATON_AGENT_CAPACITY overrides it.
+   * @default unlimited
+   */
+  capacity?: number;
+  /** Seconds a HandoffAccept says the handoff will take. @default 5 */
+  estimatedHandoffSeconds?: number;
+  /**
+   * Bytes of JSON up to which `act.requestHandoff` sends the context in the message; a larger one
+   * is stored in the contexts topic and sent by reference. BATON_CONTEXT_INLINE_MAX_BYTES overrides it.
+   * @default 256 KiB
+   */
+  inlineMaxBytes?: number;
+}
+
 export interface AgentDefinition {
   /** The agent's id: the recipient_id others address, and the name of its inbox. */
   id: string;
   handlers: Partial<Record<HandoffType, AgentHandler>>;
   /** The agent's card in the registry (`<prefix>.agents`), published at start and on every heartbeat. */
   card?: AgentCardInfo;
+  /** How the agent answers HandoffRequests and sends contexts; see NegotiationOptions for the defaults. */
+  negotiation?: NegotiationOptions;
   /** HTTP routes the agent adds beside /healthz, /readyz and /metrics. */
   routes?(app: FastifyInstance, context: HandoffServiceContext): void;
 }

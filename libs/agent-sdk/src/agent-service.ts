@@ -7,7 +7,6 @@ import {
   type RegistryConfig,
 } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
-import type { TopicNames } from '@baton/kafka';
 import {
   messageLogger,
   outcomeRecord,
@@ -17,11 +16,9 @@ import {
 import { AgentActions } from './agent-actions.js';
 import { agentCard } from './agent-card.js';
 import type { AgentDefinition } from './agent-definition.js';
-
-/** The consumer group of an agent: all instances of one agent share its inbox's partitions. */
-export function agentGroupId(topics: TopicNames, agentId: string): string {
-  return `${topics.prefix}.agent.${agentId}`;
-}
+import { agentGroupId } from './agent-groups.js';
+import { AgentNegotiation } from './negotiation/agent-negotiation.js';
+import { loadNegotiationConfig } from './negotiation/negotiation-config.js';
 
 /**
  * Registers the agent instance in `<prefix>.agents` once its HTTP app is ready (before its consumer
@@ -61,8 +58,9 @@ function registerInRegistry(
 }
 
 /**
- * An agent as a handoff service: consumes its inbox, runs the handler of each handoff_type, and
- * keeps its card in the agent registry while it runs (see registerInRegistry).
+ * An agent as a handoff service: consumes its inbox, runs the handler of each handoff_type, keeps
+ * its card in the agent registry while it runs (see registerInRegistry), and takes part in
+ * negotiated handoffs through its control topic (see AgentNegotiation).
  */
 export function agentService(
   agent: AgentDefinition,
@@ -71,12 +69,15 @@ export function agentService(
 ): HandoffServiceDefinition {
   // Checked now, so a malformed card stops the agent before it starts.
   agentCard(agent, { instanceId: 'check', startedAt: now(), heartbeatIntervalMs: registry.heartbeatIntervalMs });
+  // Checked now too: a bad BATON_AGENT_CAPACITY or BATON_CONTEXT_INLINE_MAX_BYTES stops the agent.
+  const negotiation = new AgentNegotiation(agent, loadNegotiationConfig(agent.negotiation), registry, now);
   return {
     name: `agent.${agent.id}`,
     groupId: (topics) => agentGroupId(topics, agent.id),
     sourceTopic: (topics) => topics.agentInbox(agent.id),
     outputTopics: (topics) => [topics.inbound, topics.events, topics.ledger, topics.userReplies],
     createProcessor: (context) => ({
+      resolve: negotiation.resolveInbox(context),
       async handle(handoff, { record, attempt }) {
         const handler = agent.handlers[handoff.payload.handoff_type];
         if (handler === undefined) {
@@ -84,7 +85,8 @@ export function agentService(
             details: { stage: 'handle' },
           });
         }
-        const act = new AgentActions(agent.id, handoff, context, record.headers.traceparent, now);
+        const actions = { ...context, ...negotiation.senderContext(context) };
+        const act = new AgentActions(agent.id, handoff, actions, record.headers.traceparent, now);
         await handler(handoff, act, { logger: messageLogger(context.logger, handoff), attempt });
         return act.outputs();
       },
@@ -103,6 +105,8 @@ export function agentService(
     registerRoutes(app, context) {
       agent.routes?.(app, context);
       registerInRegistry(app, agent, context, registry, now);
+      // After registerInRegistry: its onReady creates the registry topic the negotiation reads.
+      negotiation.register(app, context);
     },
   };
 }

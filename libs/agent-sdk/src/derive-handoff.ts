@@ -24,6 +24,8 @@ export interface NextHandoff<T extends HandoffType = HandoffType> {
   workflow_state?: string;
   instructions?: HandoffInstructions;
   priority?: Priority;
+  /** ISO 8601: the new message's metadata.expiration_time, past which it must not be processed. */
+  expiration_time?: string;
   /**
    * Another task than the incoming one: a subtask the agent splits off (give it
    * `parent_task_ids: [incoming task_id]`), or a task the agent reports to, such as a subtask's
@@ -40,7 +42,8 @@ export interface NextHandoff<T extends HandoffType = HandoffType> {
 /**
  * The handoff an agent sends on from `incoming`: same task, correlated with the incoming flow,
  * the whole context carried over, and the agent's own action appended to previous_actions so the
- * receiver sees the full history. expiration_time is not carried: it bounds a message, not a task.
+ * receiver sees the full history. The incoming expiration_time is not carried: it bounds a message,
+ * not a task; `next.expiration_time` bounds the new message.
  * parent_task_ids are carried within the task; `next.task_id` addresses another task (a subtask,
  * or the parent a subtask reports to), which keeps the flow's correlation and the context.
  */
@@ -64,6 +67,7 @@ export function deriveHandoff<T extends HandoffType>(
         task_id: taskId,
         correlation_id: incoming.metadata.correlation_id ?? incoming.metadata.message_id,
         priority: next.priority ?? incoming.metadata.priority,
+        ...(next.expiration_time === undefined ? {} : { expiration_time: next.expiration_time }),
         ...(parents === undefined ? {} : { parent_task_ids: [...parents] }),
       },
       context: {

@@ -14,8 +14,19 @@ export type Handoff = Immutable<HandoffMessage>;
 
 export interface HandoffProcessorOptions {
   codec: HandoffCodec;
+  /**
+   * The handoff of a record that does not carry it in its value (a claim check: the handoff is
+   * stored elsewhere and the record names it); undefined for an ordinary record, which is decoded.
+   * Throws a BatonError when the handoff cannot be had, like decoding does.
+   */
+  resolve?(record: ConsumedRecord): Promise<Handoff | undefined>;
   handle(message: Handoff, context: ProcessingContext): Promise<OutputRecord[]>;
   deadLetterOutputs?(context: DeadLetterContext<Handoff>): OutputRecord[];
+}
+
+function decodeValue(codec: HandoffCodec, record: ConsumedRecord): Promise<Handoff> {
+  if (record.value === null) throw new BatonError('WIRE_FORMAT_INVALID', 'record has no value');
+  return codec.decode(record.value);
 }
 
 /**
@@ -27,8 +38,7 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
   const categories = new BoundedLabelValues();
   return {
     async decode(record: ConsumedRecord) {
-      if (record.value === null) throw new BatonError('WIRE_FORMAT_INVALID', 'record has no value');
-      const message = await options.codec.decode(record.value);
+      const message = (await options.resolve?.(record)) ?? (await decodeValue(options.codec, record));
       return {
         value: message,
         messageId: message.metadata.message_id,

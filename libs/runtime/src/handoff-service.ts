@@ -15,9 +15,13 @@ import {
 import {
   SchemaRegistryClient,
   createHandoffCodec,
+  createLifecycleCodec,
   createOutcomeCodec,
+  createStagedContextCodec,
   type HandoffCodec,
+  type LifecycleCodec,
   type OutcomeCodec,
+  type StagedContextCodec,
 } from '@baton/wire';
 import { buildHealthApp, listeningAddress } from './health-app.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
@@ -32,10 +36,20 @@ export interface HandoffServiceContext {
   topics: TopicNames;
   codec: HandoffCodec;
   outcomeCodec: OutcomeCodec;
+  /** Seed 001's lifecycle messages (negotiated handoffs), on the events topic and agents' control topics. */
+  lifecycleCodec: LifecycleCodec;
+  /** The context a negotiated handoff offers, staged on the events topic before its first HandoffRequest. */
+  stagedCodec: StagedContextCodec;
   logger: Logger;
   kafka: Kafka;
   /** The registry /metrics serves: a service registers its own metrics here. */
   metrics: Registry;
+  /**
+   * The chassis's logs and metrics of a consumer. A further consumer the service runs (an agent's
+   * control topic, say) reports here too, so it is logged and counted like the main one: its
+   * messages' labels must stay few, as for any consumer.
+   */
+  consumerObserver: ConsumerObserver;
 }
 
 export interface HandoffServiceDefinition {
@@ -79,9 +93,26 @@ export class HandoffService {
     const topics = topicNames(config.topicPrefix);
     const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
     const registry = new SchemaRegistryClient({ url: config.schemaRegistryUrl });
-    const [codec, outcomeCodec] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
+    const [codec, outcomeCodec, lifecycleCodec, stagedCodec] = await Promise.all([
+      createHandoffCodec(registry),
+      createOutcomeCodec(registry),
+      createLifecycleCodec(registry),
+      createStagedContextCodec(registry),
+    ]);
     const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
-    const context: HandoffServiceContext = { config, topics, codec, outcomeCodec, logger, kafka, metrics };
+    const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);
+    const context: HandoffServiceContext = {
+      config,
+      topics,
+      codec,
+      outcomeCodec,
+      lifecycleCodec,
+      stagedCodec,
+      logger,
+      kafka,
+      metrics,
+      consumerObserver,
+    };
     const source = definition.sourceTopic(topics);
     const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
     await createTopics(config.kafkaBrokers, [
@@ -98,10 +129,7 @@ export class HandoffService {
       instanceId: config.instanceId,
       defaultRetryLimit: config.defaultRetryLimit,
       processor: handoffProcessor({ codec, ...definition.createProcessor(context) }),
-      observer: combineObservers(
-        [loggingObserver(logger), consumerMetrics(metrics), definition.observer?.(context) ?? {}],
-        logger,
-      ),
+      observer: combineObservers([consumerObserver, definition.observer?.(context) ?? {}], logger),
     });
     const app = buildHealthApp({ isReady: () => consumer.isRunning, registry: metrics });
     definition.registerRoutes?.(app, context);

@@ -9,7 +9,7 @@ export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
 export { outcomeRecord, type OutcomeFacts } from './outcome-record.js';
 export { lifecycleRecord, stagedContextRecord, LIFECYCLE_EVENT_TYPE_PREFIX } from './lifecycle-record.js';
-export { loadServiceConfig, type ServiceConfig } from './service-config.js';
+export { loadServiceConfig, integerSetting, type ServiceConfig } from './service-config.js';
 export { createLogger, messageLogger, redactPersonalData, type Logger } from './logger.js';
 export {
   createServiceMetrics,

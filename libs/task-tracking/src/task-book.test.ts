@@ -34,6 +34,7 @@ describe('TaskBook: the status table', () => {
     ['ESCALATED', 'EXECUTING', 'agent_b'],
     ['PROCESSED', 'EXECUTING', 'agent_a'],
     ['INFORMATION_REQUESTED', 'WAITING', 'agent_a'],
+    ['HANDOFF_REQUESTED', 'WAITING', 'agent_a'],
     ['REPLIED', 'CREATE', null],
     ['DEAD_LETTERED', 'BREAK', null],
     ['COMPLETED', 'FINISH', null],

@@ -96,6 +96,7 @@ export interface Transition {
 export const STATUS_TABLE: Readonly<Record<HandoffOutcomeKind, Transition>> = {
   ROUTED: { status: 'EXECUTING', owner: 'target' },
   HANDED_OFF: { status: 'EXECUTING', owner: 'target' },
+  HANDOFF_REQUESTED: { status: 'WAITING', owner: 'agent' },
   ESCALATED: { status: 'EXECUTING', owner: 'target' },
   PROCESSED: { status: 'EXECUTING', owner: 'agent' },
   INFORMATION_REQUESTED: { status: 'WAITING', owner: 'agent' },

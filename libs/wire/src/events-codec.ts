@@ -1,11 +1,5 @@
 import { BatonError } from '@baton/errors';
-import {
-  parseLifecycleMessage,
-  parseStagedContext,
-  type Immutable,
-  type StagedContext,
-  type TaskEvent,
-} from '@baton/protocol';
+import { parseStagedContext, type Immutable, type StagedContext, type TaskEvent } from '@baton/protocol';
 import { AvroCodec } from './avro-codec.js';
 import { readWireFormat } from './confluent-wire-format.js';
 import { createOutcomeCodec, type OutcomeCodec } from './handoff-codec.js';
@@ -53,9 +47,13 @@ export class EventsCodec {
       case recordNameSubject(STAGED_CONTEXT_AVRO_SCHEMA):
         return { kind: 'staged', value: await this.staged.decode(bytes) };
       default:
-        throw new BatonError('WIRE_RECORD_TYPE_UNEXPECTED', `schema ${schemaId} (${name ?? 'unnamed'}) is not an events record`, {
-          details: { schemaId },
-        });
+        throw new BatonError(
+          'WIRE_RECORD_TYPE_UNEXPECTED',
+          `schema ${schemaId} (${name ?? 'unnamed'}) is not an events record`,
+          {
+            details: { schemaId },
+          },
+        );
     }
   }
 }

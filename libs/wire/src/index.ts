@@ -24,9 +24,5 @@ export {
   LIFECYCLE_SUBJECT,
   type LifecycleCodec,
 } from './lifecycle-codec.js';
-export {
-  EventsCodec,
-  createStagedContextCodec,
-  type StagedContextCodec,
-} from './events-codec.js';
+export { EventsCodec, createStagedContextCodec, type StagedContextCodec } from './events-codec.js';
 export { STAGED_CONTEXT_AVRO_SCHEMA } from './handoff-avro-schema.js';

@@ -42,7 +42,9 @@ function compile(): ValidateFunction {
 /** Checks a decoded staged context and returns it frozen; throws HandoffValidationError. */
 export function parseStagedContext(value: unknown): Immutable<StagedContext> {
   validate ??= compile();
-  const issues = collectIssues(validate, value, '');
+  // A plain copy: what avsc decodes is a record whose prototype methods Ajv would take for fields.
+  const copy = structuredClone(value);
+  const issues = collectIssues(validate, copy, '');
   if (issues.length > 0) throw new HandoffValidationError(issues);
-  return deepFreeze(structuredClone(value) as StagedContext);
+  return deepFreeze(copy as StagedContext);
 }

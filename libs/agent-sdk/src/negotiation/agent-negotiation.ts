@@ -1,0 +1,170 @@
+import type { FastifyInstance } from 'fastify';
+import { AgentRegistryReader, AgentRegistryView, type RegistryConfig } from '@baton/agent-registry';
+import { BatonError } from '@baton/errors';
+import {
+  ConsumerLagReader,
+  ContextStore,
+  ExactlyOnceConsumer,
+  consumerTopicSpecs,
+  createTopics,
+  type ConsumedRecord,
+  type PartitionLag,
+} from '@baton/kafka';
+import type { Handoff, HandoffServiceContext, Logger } from '@baton/runtime';
+import type { AgentActionsContext } from '../agent-actions.js';
+import { agentCardInfo } from '../agent-card.js';
+import type { AgentDefinition } from '../agent-definition.js';
+import { agentGroupId, controlGroupId } from '../agent-groups.js';
+import { controlProcessor, type ControlMessage } from './control-processor.js';
+import { liveAgentCards } from './decide-on-request.js';
+import { resolveClaimCheck } from './inbox-claim-check.js';
+import type { NegotiationConfig } from './negotiation-config.js';
+
+/** Handoffs waiting in an inbox: its group's lag summed over the partitions (commit markers count). */
+export function queuedHandoffs(lag: readonly PartitionLag[]): number {
+  return lag.reduce((sum, partition) => sum + partition.lag, 0);
+}
+
+/**
+ * An agent process's part in negotiated handoffs (seed 001). As a sender, its handlers' requests
+ * store large contexts in the contexts topic and write to receivers' control topics. As a receiver,
+ * it consumes its own control topic, with an exactly-once consumer of its own beside the inbox's:
+ * it answers HandoffRequests from its card, its inbox's lag and the registry's live agents, and
+ * takes transferred contexts over into its inbox.
+ */
+export class AgentNegotiation {
+  private store: ContextStore | undefined;
+  /** Control topics known to exist, or being created, by agent id. */
+  private readonly controlTopics = new Map<string, Promise<void>>();
+  private readonly view: AgentRegistryView;
+
+  constructor(
+    private readonly agent: AgentDefinition,
+    private readonly config: Readonly<NegotiationConfig>,
+    registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>,
+    private readonly now: () => Date,
+  ) {
+    this.view = new AgentRegistryView({ livenessWindowMs: registry.livenessWindowMs });
+  }
+
+  /** What the agent's actions need for requestHandoff, besides the service's codecs and topics. */
+  senderContext(
+    context: HandoffServiceContext,
+  ): Pick<AgentActionsContext, 'contexts' | 'inlineMaxBytes' | 'ensureControlTopic'> {
+    return {
+      contexts: this.storeOf(context),
+      inlineMaxBytes: this.config.inlineMaxBytes,
+      ensureControlTopic: (agentId) => this.ensureControlTopic(context, agentId),
+    };
+  }
+
+  /** Reads an inbox record that names a stored context rather than holding the handoff: see inboxRecord. */
+  resolveInbox(context: HandoffServiceContext): (record: ConsumedRecord) => Promise<Handoff | undefined> {
+    return (record) => resolveClaimCheck(record, this.storeOf(context));
+  }
+
+  /**
+   * Starts the control consumer when the app is ready, after the agent has registered (hooks run
+   * in the order they were added: registerInRegistry creates the registry topic first), and stops
+   * it when the app closes, which the chassis does once the inbox's consumer has drained.
+   */
+  register(app: FastifyInstance, context: HandoffServiceContext): void {
+    const { config, topics, kafka, logger } = context;
+    const agentId = this.agent.id;
+    const control = topics.agentControl(agentId);
+    const reader = new AgentRegistryReader({
+      kafka,
+      topic: topics.agents,
+      groupId: `${agentGroupId(topics, agentId)}.registry.${config.instanceId}`,
+      view: this.view,
+      logger,
+    });
+    const lag = new ConsumerLagReader(kafka, agentGroupId(topics, agentId), topics.agentInbox(agentId));
+    let consumer: ExactlyOnceConsumer<ControlMessage> | undefined;
+    app.addHook('onReady', async () => {
+      await createTopics(config.kafkaBrokers, [
+        { topic: topics.contexts, numPartitions: config.partitions, replicationFactor: config.replicationFactor },
+      ]);
+      await this.ensureControlTopic(context, agentId);
+      await reader.start();
+      consumer = new ExactlyOnceConsumer<ControlMessage>({
+        kafka,
+        groupId: controlGroupId(topics, agentId),
+        topic: control,
+        instanceId: config.instanceId,
+        defaultRetryLimit: config.defaultRetryLimit,
+        processor: controlProcessor({
+          agentId,
+          card: agentCardInfo(this.agent),
+          config: this.config,
+          codec: context.codec,
+          lifecycleCodec: context.lifecycleCodec,
+          topics,
+          queued: async () => queuedHandoffs(await readLag(lag)),
+          liveAgents: () => liveAgentCards(this.view, this.now()),
+          contexts: this.storeOf(context),
+          now: this.now,
+        }),
+        observer: context.consumerObserver,
+      });
+      await consumer.start();
+      logger.info(
+        { event: 'negotiation.started', source: control, group: controlGroupId(topics, agentId) },
+        'control topic consumed',
+      );
+    });
+    app.addHook('onClose', async () => {
+      // The consumer first: its work in progress uses the others until it has committed.
+      await closeAll([consumer?.close()], logger);
+      await closeAll([reader.stop(), lag.close(), this.store?.close()], logger);
+    });
+  }
+
+  /** One store per process, for both sides: contexts put by its requests, fetched for its transfers. */
+  private storeOf(context: HandoffServiceContext): ContextStore {
+    this.store ??= new ContextStore({ kafka: context.kafka, topic: context.topics.contexts });
+    return this.store;
+  }
+
+  /**
+   * Creates `agentId`'s control topic (and its consumer's companions) unless this process has:
+   * a sender may ask an agent that has never run, whose topic does not exist yet.
+   */
+  private ensureControlTopic(context: HandoffServiceContext, agentId: string): Promise<void> {
+    let ensured = this.controlTopics.get(agentId);
+    if (ensured === undefined) {
+      const { config, topics } = context;
+      ensured = createTopics(
+        config.kafkaBrokers,
+        consumerTopicSpecs(topics.agentControl(agentId), {
+          numPartitions: config.partitions,
+          replicationFactor: config.replicationFactor,
+        }),
+      ).then(() => undefined);
+      // A failed attempt is not remembered: the next request tries again.
+      ensured.catch(() => this.controlTopics.delete(agentId));
+      this.controlTopics.set(agentId, ensured);
+    }
+    return ensured;
+  }
+}
+
+/**
+ * Waits for every close; a failure is logged, not thrown, so the drain goes on and the agent still
+ * exits cleanly: what they hold is given back with the process either way.
+ */
+async function closeAll(closing: (Promise<unknown> | undefined)[], logger: Logger): Promise<void> {
+  for (const result of await Promise.allSettled(closing)) {
+    if (result.status === 'rejected') {
+      logger.warn({ event: 'negotiation.close_failed', err: result.reason }, 'negotiation resource not closed cleanly');
+    }
+  }
+}
+
+async function readLag(reader: ConsumerLagReader): Promise<PartitionLag[]> {
+  try {
+    return await reader.read();
+  } catch (cause) {
+    throw new BatonError('KAFKA_UNAVAILABLE', 'the lag of the agent’s inbox could not be read', { cause });
+  }
+}

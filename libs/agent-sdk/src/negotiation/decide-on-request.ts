@@ -1,0 +1,62 @@
+import type { AgentCard, AgentRegistryView } from '@baton/agent-registry';
+import type { HandoffRequest, Immutable } from '@baton/protocol';
+
+/** What a HandoffRequest's desired_agent_type is matched against: an agent's id and its card. */
+export type CapabilityCard = Pick<AgentCard, 'agent_id' | 'name' | 'domain'> & {
+  skills: readonly { readonly name: string }[];
+};
+
+export interface RequestCircumstances {
+  /** The receiving agent's own card. */
+  card: CapabilityCard;
+  /** Handoffs waiting in the agent's inbox. */
+  queued: number;
+  /** Queued handoffs at which the agent refuses more; Infinity when unlimited, 0 to refuse all. */
+  capacity: number;
+  /** The cards of the live agents in the registry, to suggest instead when refusing. */
+  liveAgents: readonly CapabilityCard[];
+}
+
+export type RequestDecision =
+  { decision: 'accept' } | { decision: 'reject'; reason: string; alternative_agent_suggestions: string[] };
+
+/** The cards of the instances live at `now`: the agents a rejection may suggest. */
+export function liveAgentCards(view: Pick<AgentRegistryView, 'agents'>, now: Date): CapabilityCard[] {
+  return view
+    .agents(now)
+    .flatMap((agent) => agent.instances.filter((instance) => instance.live).map(({ card }) => card));
+}
+
+/**
+ * Whether `card` is an agent of `desiredType`: its id, name, domain or one of its skills names it,
+ * whatever the case (a sender asking for a `networkexpert` means a NetworkExpert).
+ */
+export function isAgentOfType(card: CapabilityCard, desiredType: string): boolean {
+  const wanted = desiredType.toLowerCase();
+  return [card.agent_id, card.name, card.domain, ...card.skills.map((skill) => skill.name)].some(
+    (name) => name.toLowerCase() === wanted,
+  );
+}
+
+/**
+ * A receiver's answer to a HandoffRequest addressed to it: rejected when the agent is not of the
+ * desired type, or when its inbox already holds `capacity` handoffs; accepted otherwise. A
+ * rejection suggests the other live agents of the desired type, by id, sorted.
+ */
+export function decideOnRequest(
+  request: Immutable<HandoffRequest>,
+  circumstances: RequestCircumstances,
+): RequestDecision {
+  const { card, queued, capacity, liveAgents } = circumstances;
+  const desired = request.payload.desired_agent_type;
+  const refusal = !isAgentOfType(card, desired)
+    ? `capability mismatch: ${card.agent_id} is not a ${desired}`
+    : queued >= capacity
+      ? `overloaded: ${queued} handoffs queued, capacity ${capacity}`
+      : undefined;
+  if (refusal === undefined) return { decision: 'accept' };
+  const alternatives = liveAgents
+    .filter((agent) => agent.agent_id !== card.agent_id && isAgentOfType(agent, desired))
+    .map((agent) => agent.agent_id);
+  return { decision: 'reject', reason: refusal, alternative_agent_suggestions: [...new Set(alternatives)].sort() };
+}

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { BatonError, hasErrorCode } from '@baton/errors';
+import type { StoredContextRef } from '@baton/kafka';
+import { parseHandoff, type HandoffMessage } from '@baton/protocol';
+import {
+  chooseContextTransfer,
+  contextTransferPayload,
+  handoffContextData,
+  handoffOfContext,
+  type ContextSink,
+  type ContextSource,
+} from './handoff-context.js';
+
+const require = createRequire(import.meta.url);
+const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
+const TASK = handoff.metadata.task_id;
+
+/** A context store in memory: put keeps the bytes under a made-up uri, get gives them back. */
+function memoryStore(): ContextSink & ContextSource & { puts: { key: string; contentType: string; bytes: Buffer }[] } {
+  const stored = new Map<string, Buffer>();
+  const puts: { key: string; contentType: string; bytes: Buffer }[] = [];
+  return {
+    puts,
+    async put(bytes, options) {
+      const uri = `kafka://baton.contexts/0/${puts.length}`;
+      puts.push({ ...options, bytes });
+      stored.set(uri, bytes);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      return { uri, sha256, size_bytes: bytes.length, content_type: options.contentType };
+    },
+    async get(ref: StoredContextRef) {
+      const bytes = stored.get(ref.uri);
+      if (bytes === undefined) throw new BatonError('CONTEXT_NOT_FOUND', `nothing at ${ref.uri}`);
+      return bytes;
+    },
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail('expected a rejection'),
+    (error: unknown) => error,
+  );
+}
+
+describe('handoffContextData', () => {
+  it('carries the whole handoff under a schema version, described by the task description', () => {
+    expect(handoffContextData(handoff, 'diagnose DHCP')).toEqual({
+      schema_version: 'baton.handoff.v1',
+      task_description: 'diagnose DHCP',
+      handoff,
+    });
+    expect(handoffContextData(handoff, '')).not.toHaveProperty('task_description');
+  });
+});
+
+describe('chooseContextTransfer', () => {
+  const context = { schema_version: 'v', task_description: 'é' };
+  const bytes = Buffer.byteLength(JSON.stringify(context));
+
+  it('sends a context of at most the inline limit by value', () => {
+    expect(chooseContextTransfer(context, bytes)).toEqual({ mode: 'by-value', context_data: context });
+  });
+
+  it('stores a larger one, counting bytes rather than characters', () => {
+    expect(JSON.stringify(context).length).toBe(bytes - 1);
+    expect(chooseContextTransfer(context, bytes - 1)).toEqual({
+      mode: 'by-reference',
+      bytes: Buffer.from(JSON.stringify(context)),
+    });
+  });
+
+  it('stores every context at limit 0', () => {
+    expect(chooseContextTransfer({}, 0).mode).toBe('by-reference');
+  });
+});
+
+describe('contextTransferPayload', () => {
+  it('carries a small context as context_data and stores nothing', async () => {
+    const store = memoryStore();
+    const data = handoffContextData(handoff, 'x');
+    expect(await contextTransferPayload(data, { taskId: TASK, inlineMaxBytes: 1_000_000, store })).toEqual({
+      context_data: data,
+    });
+    expect(store.puts).toEqual([]);
+  });
+
+  it('stores a large one as JSON under the task id and carries the reference', async () => {
+    const store = memoryStore();
+    const data = handoffContextData(handoff, 'x');
+    const payload = await contextTransferPayload(data, { taskId: TASK, inlineMaxBytes: 100, store });
+    expect(store.puts).toEqual([
+      { key: TASK, contentType: 'application/json', bytes: Buffer.from(JSON.stringify(data)) },
+    ]);
+    expect(payload).toEqual({
+      context_ref: {
+        uri: 'kafka://baton.contexts/0/0',
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        size_bytes: Buffer.byteLength(JSON.stringify(data)),
+        content_type: 'application/json',
+      },
+    });
+  });
+});
+
+describe('handoffOfContext', () => {
+  it('reads the handoff of a context sent by value', async () => {
+    const payload = { context_data: handoffContextData(handoff, 'x') };
+    expect(await handoffOfContext(payload, TASK, memoryStore())).toEqual(handoff);
+  });
+
+  it('fetches a context sent by reference, then reads its handoff', async () => {
+    const store = memoryStore();
+    const payload = await contextTransferPayload(handoffContextData(handoff, 'x'), {
+      taskId: TASK,
+      inlineMaxBytes: 0,
+      store,
+    });
+    expect(await handoffOfContext(payload, TASK, store)).toEqual(handoff);
+  });
+
+  it('passes the store’s failures on with their codes', async () => {
+    const ref = {
+      uri: 'kafka://baton.contexts/0/7',
+      sha256: '0'.repeat(64),
+      size_bytes: 2,
+      content_type: 'application/json',
+    };
+    const error = await rejection(handoffOfContext({ context_ref: ref }, TASK, memoryStore()));
+    expect(hasErrorCode(error, 'CONTEXT_NOT_FOUND')).toBe(true);
+  });
+
+  it.each([
+    ['no handoff', { context_data: { schema_version: 'v' } }, '/context_data/handoff'],
+    ['an invalid handoff', { context_data: { handoff: { metadata: {} } } }, undefined],
+    [
+      'the handoff of another task',
+      { context_data: { handoff: { ...handoff, metadata: { ...handoff.metadata, task_id: 'other' } } } },
+      '/context_data/handoff/metadata/task_id',
+    ],
+  ])('refuses a context with %s as VALIDATION_FAILED, which is not retried', async (_case, payload, path) => {
+    const error = await rejection(handoffOfContext(payload, TASK, memoryStore()));
+    expect(hasErrorCode(error, 'VALIDATION_FAILED')).toBe(true);
+    expect((error as BatonError).retriable).toBe(false);
+    if (path !== undefined) expect((error as BatonError).path).toBe(path);
+  });
+
+  it('refuses stored bytes that are not JSON, or not JSON at all by their content type', async () => {
+    const store = memoryStore();
+    const ref = await store.put(Buffer.from('{not json'), { key: TASK, contentType: 'application/json' });
+    expect(
+      hasErrorCode(await rejection(handoffOfContext({ context_ref: ref }, TASK, store)), 'VALIDATION_FAILED'),
+    ).toBe(true);
+    const text = await store.put(Buffer.from('hello'), { key: TASK, contentType: 'text/plain' });
+    expect(await rejection(handoffOfContext({ context_ref: text }, TASK, store))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      path: '/context_ref/content_type',
+    });
+  });
+});

@@ -1,0 +1,49 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { hasErrorCode } from '@baton/errors';
+import type { ConsumedRecord, OutputRecord } from '@baton/kafka';
+import { parseHandoff, type HandoffMessage } from '@baton/protocol';
+import { handoffContextData, type ContextSource } from './handoff-context.js';
+import { CLAIM_CHECK_HEADER, claimCheckRecord, resolveClaimCheck } from './inbox-claim-check.js';
+
+const require = createRequire(import.meta.url);
+const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
+const bytes = Buffer.from(JSON.stringify(handoffContextData(handoff, 'x')));
+const ref = {
+  uri: 'kafka://t.contexts/0/3',
+  sha256: 'a'.repeat(64),
+  size_bytes: bytes.length,
+  content_type: 'application/json',
+};
+const store: ContextSource = { get: async () => bytes };
+
+const consumed = (record: OutputRecord): ConsumedRecord => ({
+  ...record,
+  partition: 0,
+  offset: '0',
+  headers: record.headers ?? {},
+  timestamp: '0',
+});
+
+describe('inbox claim checks', () => {
+  it('carry the handoff’s CloudEvents headers and the reference, and resolve to the handoff', async () => {
+    const record = claimCheckRecord('t.agent.a.inbox', handoff, ref, undefined);
+    expect(record.headers).toMatchObject({
+      ce_id: handoff.metadata.message_id,
+      ce_subject: handoff.metadata.task_id,
+      [CLAIM_CHECK_HEADER]: 'context_ref',
+    });
+    expect(await resolveClaimCheck(consumed(record), store)).toEqual(handoff);
+  });
+
+  it('leave an ordinary record to the codec', async () => {
+    const record = consumed({ topic: 't', key: 'k', value: Buffer.from([0, 0, 0, 0, 1]), headers: {} });
+    expect(await resolveClaimCheck(record, store)).toBeUndefined();
+  });
+
+  it('refuse a value that is not a reference as CONTEXT_REF_INVALID', async () => {
+    const record = { ...claimCheckRecord('t', handoff, ref, undefined), value: Buffer.from('nope') };
+    const error = await resolveClaimCheck(consumed(record), store).catch((thrown: unknown) => thrown);
+    expect(hasErrorCode(error, 'CONTEXT_REF_INVALID')).toBe(true);
+  });
+});
