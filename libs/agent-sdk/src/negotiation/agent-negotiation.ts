@@ -20,9 +20,16 @@ import { liveAgentCards } from './decide-on-request.js';
 import { resolveClaimCheck } from './inbox-claim-check.js';
 import type { NegotiationConfig } from './negotiation-config.js';
 
-/** Handoffs waiting in an inbox: its group's lag summed over the partitions (commit markers count). */
+/**
+ * Handoffs waiting in an inbox, from its group's lag in offsets. Every writer of an inbox (the
+ * router, a receiver taking a context over, a replay) writes one record per partition per
+ * transaction, so each waiting handoff takes two offsets, itself and its commit marker, and the
+ * marker of the last one processed leaves one offset behind the committed position: a partition
+ * lagging n offsets holds floor(n / 2) handoffs. Counting offsets instead would call an idle
+ * partition busy.
+ */
 export function queuedHandoffs(lag: readonly PartitionLag[]): number {
-  return lag.reduce((sum, partition) => sum + partition.lag, 0);
+  return lag.reduce((sum, partition) => sum + Math.floor(partition.lag / 2), 0);
 }
 
 /**
