@@ -1,6 +1,5 @@
 import { loadRegistryConfig } from '@baton/agent-registry';
-import { BatonError } from '@baton/errors';
-import { loadServiceConfig, type ServiceConfig } from '@baton/runtime';
+import { integerSetting, loadServiceConfig, type ServiceConfig } from '@baton/runtime';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
 
 export interface GatewayConfig extends ServiceConfig {
@@ -19,18 +18,6 @@ export interface GatewayConfig extends ServiceConfig {
 
 type Env = Record<string, string | undefined>;
 
-function positiveInteger(env: Env, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new BatonError('CONFIG_INVALID', `${name} must be a positive integer, not "${raw}"`, {
-      path: `/env/${name}`,
-    });
-  }
-  return value;
-}
-
 export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfig> {
   return Object.freeze({
     ...loadServiceConfig('gateway', env),
@@ -39,9 +26,9 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
       .split(',')
       .map((topic) => topic.trim())
       .filter(Boolean),
-    publishTimeoutMs: positiveInteger(env, 'BATON_PUBLISH_TIMEOUT_MS', 10_000),
-    deadLettersPerTopic: positiveInteger(env, 'BATON_DLQ_INDEX_LIMIT', 50_000),
-    timelineTasks: positiveInteger(env, 'BATON_TIMELINE_TASKS', 100_000),
+    publishTimeoutMs: integerSetting(env, 'BATON_PUBLISH_TIMEOUT_MS', 10_000),
+    deadLettersPerTopic: integerSetting(env, 'BATON_DLQ_INDEX_LIMIT', 50_000),
+    timelineTasks: integerSetting(env, 'BATON_TIMELINE_TASKS', 100_000),
     livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,
   });
 }

@@ -16,6 +16,14 @@ import type { CapabilityCard } from './decide-on-request.js';
 import { handoffContextData, type ContextSink, type ContextSource } from './handoff-context.js';
 import { CLAIM_CHECK_HEADER, resolveClaimCheck } from './inbox-claim-check.js';
 
+/** A reference to `bytes` as if stored in partition 0 of the contexts topic. */
+const storedRef = (bytes: Buffer) => ({
+  uri: 'kafka://t.contexts/0/3',
+  sha256: 'a'.repeat(64),
+  size_bytes: bytes.length,
+  content_type: 'application/json',
+});
+
 const require = createRequire(import.meta.url);
 const topics = topicNames('t');
 const AGENT = 'net_expert';
@@ -181,12 +189,7 @@ describe('the control topic processor: contexts', () => {
 
   it('fetches a context sent by reference', async () => {
     const bytes = Buffer.from(JSON.stringify(handoffContextData(handoff, 'x')));
-    const ref = {
-      uri: 'kafka://t.contexts/0/3',
-      sha256: 'a'.repeat(64),
-      size_bytes: bytes.length,
-      content_type: 'application/json',
-    };
+    const ref = storedRef(bytes);
     const fetched: string[] = [];
     const { contexts } = store(async (asked) => (fetched.push(asked.uri), bytes));
     const outputs = await run(processorWith({ contexts }), transfer({ context_ref: ref }));
@@ -200,12 +203,7 @@ describe('the control topic processor: contexts', () => {
       payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: 'x'.repeat(1_100_000) } },
     });
     const bytes = Buffer.from(JSON.stringify(handoffContextData(large, 'x')));
-    const ref = {
-      uri: 'kafka://t.contexts/0/3',
-      sha256: 'a'.repeat(64),
-      size_bytes: bytes.length,
-      content_type: 'application/json',
-    };
+    const ref = storedRef(bytes);
     const { contexts, puts } = store(async () => bytes);
     const outputs = await run(processorWith({ contexts }), transfer({ context_ref: ref }));
     expect(puts).toEqual([]);
