@@ -264,5 +264,11 @@ describe('negotiated handoffs (seed 001) between agent processes, run by the tra
     for (const taskId of tasks) {
       expect(await task(restarted, taskId), taskId).toEqual(await task(steady, taskId));
     }
+    // Seven negotiations: five completed, one failed, one expired; and what the tracker did for them.
+    const metrics = await (await fetch(`${steady.address}/metrics`)).text();
+    for (const [outcome, count] of [['OPEN', 0], ['COMPLETED', 5], ['FAILED', 1], ['EXPIRED', 1]] as const) {
+      expect(metrics).toContain(`baton_negotiations{outcome="${outcome}",service="tracker"} ${count}`);
+    }
+    expect(metrics).toMatch(/baton_tracker_duties_total\{duty="time-out",service="tracker"\} [1-9]/);
   }, 60_000);
 });

@@ -30,8 +30,12 @@ export const METRIC_NAMES = {
   httpRequests: 'baton_http_requests_total',
   /** Counter {outcome}: dead letters the gateway replayed (replayed, failed). */
   replays: 'baton_replays_total',
-  /** Gauge {status}: tasks the tracker knows in each seed 004 TaskStatus (CREATE, EXECUTING, WAITING, BREAK, FINISH). */
+  /** Gauge {status}: tasks the tracker knows in each TaskStatus (seed 004's five, FAILED, EXPIRED). */
   tasks: 'baton_tasks',
+  /** Gauge {outcome}: the tracker's negotiated handoffs by outcome (OPEN, COMPLETED, FAILED, EXPIRED). */
+  negotiations: 'baton_negotiations',
+  /** Counter {duty}: what this tracker sent for senders: send-context, request, time-out, fail, expire. */
+  trackerDuties: 'baton_tracker_duties_total',
 } as const;
 
 /** How a value computed on scrape is bounded: reused for `cacheMs`, awaited at most `timeoutMs`. */

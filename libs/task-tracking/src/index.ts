@@ -20,6 +20,7 @@ export {
 } from './task-book.js';
 export {
   NEGOTIATION_ERRORS,
+  NEGOTIATION_OUTCOMES,
   NegotiationFold,
   nextCandidate,
   type CandidateSource,

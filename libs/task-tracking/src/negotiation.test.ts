@@ -216,6 +216,7 @@ describe('a negotiated handoff in the TaskBook', () => {
     expect(dutyOf(negotiation(book), settings, T0 + 10_000)).toMatchObject({ due: { kind: 'expire' } });
     fold([notice(NEGOTIATION_ERRORS.expired, 'r1', 'CRITICAL')], book);
     expect(book.get('t')).toMatchObject({ status: 'EXPIRED', owner: null });
+    expect(book.negotiationCounts()).toEqual({ OPEN: 0, COMPLETED: 0, FAILED: 0, EXPIRED: 1 });
     expect(negotiation(book)).toMatchObject({ outcome: 'EXPIRED', sender_state: 'TaskFailed' });
     book.add({
       event_id: 'late',

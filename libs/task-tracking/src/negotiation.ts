@@ -41,7 +41,8 @@ export interface HandoffAttempt {
   failure?: { code: string; message: string };
 }
 
-export type NegotiationOutcome = 'OPEN' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export const NEGOTIATION_OUTCOMES = ['OPEN', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export type NegotiationOutcome = (typeof NEGOTIATION_OUTCOMES)[number];
 
 /** A negotiated handoff of a task: the sender's side, which the tracker runs, and every attempt. */
 export interface Negotiation {

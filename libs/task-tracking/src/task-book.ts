@@ -6,7 +6,13 @@ import type {
   StagedContext,
   TaskEvent,
 } from '@baton/protocol';
-import { NegotiationFold, type Negotiation, type RefusedMessage } from './negotiation.js';
+import {
+  NEGOTIATION_OUTCOMES,
+  NegotiationFold,
+  type Negotiation,
+  type NegotiationOutcome,
+  type RefusedMessage,
+} from './negotiation.js';
 
 /**
  * Seed 004's TaskStatus, in its order (CREATE 0 ... FINISH 4), then the two ends a negotiated
@@ -308,6 +314,18 @@ export class TaskBook {
   statusCounts(): Record<TaskStatus, number> {
     const counts = Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<TaskStatus, number>;
     for (const task of this.tasks.values()) if (task.timeline.length > 0) counts[task.status] += 1;
+    return counts;
+  }
+
+  /** How many negotiated handoffs are in each outcome (every outcome listed, zeros included). */
+  negotiationCounts(): Record<NegotiationOutcome, number> {
+    const counts = Object.fromEntries(NEGOTIATION_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
+      NegotiationOutcome,
+      number
+    >;
+    for (const task of this.tasks.values()) {
+      for (const fold of task.negotiations.values()) counts[fold.negotiation.outcome] += 1;
+    }
     return counts;
   }
 

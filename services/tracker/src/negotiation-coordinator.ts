@@ -6,7 +6,7 @@ import {
   type Immutable,
   type LifecycleMessage,
 } from '@baton/protocol';
-import { lifecycleRecord, type Logger } from '@baton/runtime';
+import { lifecycleRecord, type Counter, type Logger } from '@baton/runtime';
 import {
   dutyOf,
   NEGOTIATION_ERRORS,
@@ -32,6 +32,8 @@ export interface NegotiationCoordinatorOptions {
   settings: NegotiationSettings;
   /** Writes records atomically (a Kafka transaction). */
   send(records: OutputRecord[]): Promise<unknown>;
+  /** Counts what was sent, by duty. */
+  duties: Counter<'duty'>;
   logger: Logger;
   now?: () => number;
 }
@@ -116,6 +118,7 @@ export class NegotiationCoordinator {
     };
     try {
       await this.options.send(records);
+      this.options.duties.inc({ duty: duty.kind });
       this.options.logger.info({ event: 'negotiation.duty_done', ...log }, `${duty.kind} sent`);
     } catch (error) {
       this.inFlight.delete(message.message_id);

@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { createServiceMetrics } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { buildTrackerApp, registerTaskGauge } from './tracker-app.js';
+import { buildTrackerApp, registerTaskGauges } from './tracker-app.js';
 
 function setup(ready = true) {
   const book = new TaskBook();
   const base = { time: '2026-11-22T10:00:00.000Z', message_id: 'm', agent_id: 'router', handoff_type: 'TASK_TRANSFER' };
   book.add({ ...base, event_id: 'e1', task_id: 'p', outcome: 'ROUTED', target: 'planner_agent' });
   book.add({ ...base, event_id: 'e2', task_id: 'p.1', outcome: 'COMPLETED', parent_task_ids: ['p'] });
+  book.apply({
+    kind: 'staged',
+    value: {
+      request_message_id: 'r1',
+      task_id: 'n',
+      sender_id: 'triage_agent',
+      staged_at: base.time,
+      context: { context_data: {} },
+      terms: { desired_agent_type: 'NetworkExpert', reason: 'out of scope' },
+    },
+  });
   const registry = createServiceMetrics({ service: 'tracker' });
-  registerTaskGauge(registry, book);
+  registerTaskGauges(registry, book);
   return buildTrackerApp({ book, registry, isReady: () => ready });
 }
 
@@ -43,7 +54,7 @@ describe('the tracker app', () => {
     const app = setup();
     const finished = await app.inject({ method: 'GET', url: '/v1/tasks?status=FINISH&limit=5' });
     expect(finished.json().tasks.map((task: { task_id: string }) => task.task_id)).toEqual(['p.1']);
-    expect((await app.inject({ method: 'GET', url: '/v1/tasks' })).json().tasks).toHaveLength(2);
+    expect((await app.inject({ method: 'GET', url: '/v1/tasks' })).json().tasks).toHaveLength(3);
     const bad = await app.inject({ method: 'GET', url: '/v1/tasks?status=DONE' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('REQUEST_INVALID');
@@ -52,7 +63,10 @@ describe('the tracker app', () => {
   it('serves baton_tasks{status} and readiness', async () => {
     const metrics = await setup().inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('baton_tasks{status="FINISH",service="tracker"} 1');
-    expect(metrics.body).toContain('baton_tasks{status="WAITING",service="tracker"} 0');
+    expect(metrics.body).toContain('baton_tasks{status="WAITING",service="tracker"} 1');
+    expect(metrics.body).toContain('baton_tasks{status="FAILED",service="tracker"} 0');
+    expect(metrics.body).toContain('baton_negotiations{outcome="OPEN",service="tracker"} 1');
+    expect(metrics.body).toContain('baton_negotiations{outcome="COMPLETED",service="tracker"} 0');
     expect((await setup(false).inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
   });
 });

@@ -12,15 +12,27 @@ export interface TrackerAppOptions {
   isReady(): boolean;
 }
 
-/** `baton_tasks{status}`: the book's tasks in each status, read on scrape. */
-export function registerTaskGauge(registry: Registry, book: TaskBook): void {
+/**
+ * `baton_tasks{status}` and `baton_negotiations{outcome}`: the book's tasks in each status and its
+ * negotiated handoffs by outcome, read on scrape.
+ */
+export function registerTaskGauges(registry: Registry, book: TaskBook): void {
   new Gauge({
     name: METRIC_NAMES.tasks,
-    help: "Tasks in each of seed 004's TaskStatus values (CREATE, EXECUTING, WAITING, BREAK, FINISH), as the tracker folded them",
+    help: "Tasks in each TaskStatus (seed 004's CREATE, EXECUTING, WAITING, BREAK, FINISH; then FAILED, EXPIRED), as the tracker folded them",
     labelNames: ['status'],
     registers: [registry],
     collect() {
       for (const [status, count] of Object.entries(book.statusCounts())) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: METRIC_NAMES.negotiations,
+    help: 'Negotiated handoffs (seed 001) by outcome: OPEN, COMPLETED, FAILED, EXPIRED, as the tracker folded them',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      for (const [outcome, count] of Object.entries(book.negotiationCounts())) this.set({ outcome }, count);
     },
   });
 }

@@ -7,11 +7,18 @@ import {
   TransactionalSender,
   type OutputRecord,
 } from '@baton/kafka';
-import { createLogger, createServiceMetrics, listeningAddress, type Logger } from '@baton/runtime';
+import {
+  Counter,
+  METRIC_NAMES,
+  createLogger,
+  createServiceMetrics,
+  listeningAddress,
+  type Logger,
+} from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
 import { EventsCodec, SchemaRegistryClient } from '@baton/wire';
 import { NegotiationCoordinator } from './negotiation-coordinator.js';
-import { buildTrackerApp, registerTaskGauge } from './tracker-app.js';
+import { buildTrackerApp, registerTaskGauges } from './tracker-app.js';
 import type { TrackerConfig } from './tracker-config.js';
 
 /**
@@ -43,7 +50,7 @@ export class Tracker {
     await createTopics(config.kafkaBrokers, [{ topic: topics.events, ...sizing }]);
     const book = new TaskBook();
     const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
-    registerTaskGauge(registry, book);
+    registerTaskGauges(registry, book);
     const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
     const createdTopics = new Set([topics.events]);
     const coordinator = new NegotiationCoordinator({
@@ -52,6 +59,12 @@ export class Tracker {
       codec: codec.lifecycle,
       settings: config.negotiation,
       logger,
+      duties: new Counter({
+        name: METRIC_NAMES.trackerDuties,
+        help: "What this tracker sent on senders' behalf: send-context, request, time-out, fail, expire",
+        labelNames: ['duty'],
+        registers: [registry],
+      }),
       // A receiver's control topic may not exist yet: its agent creates it when it starts.
       async send(records: OutputRecord[]) {
         const missing = [...new Set(records.map((record) => record.topic))].filter(
