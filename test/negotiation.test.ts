@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHandoff, type HandoffInstructions } from '@baton/protocol';
+import { buildHandoff } from '@baton/protocol';
 import type { TaskView, TimelineEntry } from '@baton/task-tracking';
+import type { Negotiate } from './fixtures/probe-agent/main.js';
 import { startBatonRig, uniqueName, waitFor, type BatonRig, type ServiceProcess } from './helpers/index.js';
 
 const TRACKER = 'services/tracker/src/main.ts';
@@ -12,15 +13,6 @@ const ACCEPT_TIMEOUT_MS = 3_000;
 const FLOW_TIMEOUT_MS = 60_000;
 /** Agents the test runs: a sender, a receiver that takes NetworkExpert work, one for Sales, and one at capacity. */
 const AGENTS = ['neg_sender', 'neg_expert', 'neg_full', 'neg_sales'];
-
-interface Negotiate {
-  to: string;
-  desired_agent_type: string;
-  instructions?: HandoffInstructions;
-  expiration_time?: string;
-  pad_bytes?: number;
-  then: { seq: number };
-}
 
 async function task(tracker: ServiceProcess, taskId: string): Promise<TaskView | undefined> {
   const response = await fetch(`${tracker.address}/v1/tasks/${encodeURIComponent(taskId)}`);
@@ -266,7 +258,12 @@ describe('negotiated handoffs (seed 001) between agent processes, run by the tra
     }
     // Seven negotiations: five completed, one failed, one expired; and what the tracker did for them.
     const metrics = await (await fetch(`${steady.address}/metrics`)).text();
-    for (const [outcome, count] of [['OPEN', 0], ['COMPLETED', 5], ['FAILED', 1], ['EXPIRED', 1]] as const) {
+    for (const [outcome, count] of [
+      ['OPEN', 0],
+      ['COMPLETED', 5],
+      ['FAILED', 1],
+      ['EXPIRED', 1],
+    ] as const) {
       expect(metrics).toContain(`baton_negotiations{outcome="${outcome}",service="tracker"} ${count}`);
     }
     expect(metrics).toMatch(/baton_tracker_duties_total\{duty="time-out",service="tracker"\} [1-9]/);
