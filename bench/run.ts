@@ -1,10 +1,10 @@
 /**
- * `npm run bench [N]`: publishes N handoffs (default 20,000) through Baton and prints throughput
+ * `npm run bench [N] [M]`: publishes N handoffs (default 20,000) through Baton and prints throughput
  * and p50/p95/p99 latency for the router hop alone and for the full path (router, agent, outcome
  * event); then, on the same broker, the same bytes through a bare kafkajs consume-and-produce relay
- * over the same number of hops; the ratio of each pair; and each service's peak RSS.
+ * over the same number of hops; the ratio of each pair; and each service's peak RSS. Then M
+ * negotiated handoffs (default N/10, at least 100; see negotiation-bench.ts) with the tracker running.
  */
-import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { createKafka, createProducer, createTopics, topicNames, type OutputRecord } from '@baton/kafka';
@@ -12,22 +12,18 @@ import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
 import { startProcess, stopServices, type RunningService } from '../scripts/lib/service-supervisor.js';
-import { summarise, type LatencySummary } from './stats.js';
+import { benchNegotiations } from './negotiation-bench.js';
+import { peakRssMiB } from './peak-rss.js';
+import { latencyLine, summarise, type LatencySummary } from './stats.js';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_MESSAGES ?? 20_000);
+const M = Number(process.argv[3] ?? process.env.BENCH_NEGOTIATIONS ?? Math.max(100, Math.round(N / 10)));
 const PARTITIONS = 6;
 const TASKS = 200;
 const BATCH = 500;
 
 function progress(text: string): void {
   process.stderr.write(`[bench] ${text}\n`);
-}
-
-/** Peak resident set of a process (VmHWM), in MiB; read before it exits. */
-async function peakRssMiB(pid: number | undefined): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
-  return Math.round((kib / 1024) * 10) / 10;
 }
 
 const infrastructure = await provisionInfrastructure();
@@ -89,11 +85,13 @@ try {
     partitionsConsumedConcurrently: 4,
     eachMessage: async ({ topic, message }) => {
       const now = Date.now();
-      const id =
-        topic === topics.events
-          ? (await outcomes.decode(message.value as Buffer)).message_id
-          : (message.headers?.ce_id?.toString() ?? '');
-      arrivals.get(topic)?.set(id, now);
+      if (topic !== topics.events) {
+        arrivals.get(topic)?.set(message.headers?.ce_id?.toString() ?? '', now);
+        return;
+      }
+      // The full path ends at the agent's COMPLETED; the router's ROUTED carries the same message_id.
+      const event = await outcomes.decode(message.value as Buffer);
+      if (event.outcome === 'COMPLETED') arrivals.get(topic)?.set(event.message_id, now);
     },
   });
 
@@ -148,14 +146,12 @@ try {
   await observer.disconnect();
   await producer.disconnect();
 
-  const line = (name: string, s: LatencySummary) =>
-    `${name.padEnd(24)} ${String(Math.round(s.throughputPerS)).padStart(8)}/s  p50 ${String(s.p50Ms).padStart(6)} ms  p95 ${String(s.p95Ms).padStart(6)} ms  p99 ${String(s.p99Ms).padStart(6)} ms`;
   const ratio = (a: LatencySummary, b: LatencySummary) =>
     `throughput ${(a.throughputPerS / b.throughputPerS).toFixed(2)}x, p50 ${(a.p50Ms / b.p50Ms).toFixed(2)}x, p99 ${(a.p99Ms / b.p99Ms).toFixed(2)}x`;
   const report = [
     '',
     `${N} handoffs, ${TASKS} tasks, ${PARTITIONS} partitions, one broker (${infrastructure.source})`,
-    ...Object.entries(rows).map(([name, summary]) => line(name, summary)),
+    ...Object.entries(rows).map(([name, summary]) => latencyLine(name, summary)),
     `router hop / one bare hop:   ${ratio(rows['router hop (Baton)'], rows['one hop (bare relay)'])}`,
     `full path / two bare hops:   ${ratio(rows['full path (Baton)'], rows['two hops (bare relay)'])}`,
     `peak RSS (MiB): ${Object.entries(rss)
@@ -165,6 +161,18 @@ try {
   ];
   process.stdout.write(report.join('\n'));
   process.stdout.write(`${JSON.stringify({ event: 'bench.result', messages: N, rows, peakRssMiB: rss })}\n`);
+
+  const negotiated = await benchNegotiations({
+    count: M,
+    brokers,
+    schemaRegistryUrl: infrastructure.schemaRegistryUrl,
+    topics,
+    env,
+    services,
+    progress,
+  });
+  process.stdout.write(negotiated.report.join('\n'));
+  process.stdout.write(`${JSON.stringify({ event: 'bench.negotiation', ...negotiated.result })}\n`);
 } finally {
   await stopServices(services);
   await infrastructure.stop();

@@ -22,3 +22,8 @@ export function summarise(latenciesMs: number[], firstSentAt: number, lastArrive
     throughputPerS: (sorted.length * 1000) / Math.max(1, lastArrivedAt - firstSentAt),
   };
 }
+
+/** One row of the report: throughput and percentiles, in aligned columns. */
+export function latencyLine(name: string, s: LatencySummary): string {
+  return `${name.padEnd(24)} ${String(Math.round(s.throughputPerS)).padStart(8)}/s  p50 ${String(s.p50Ms).padStart(6)} ms  p95 ${String(s.p95Ms).padStart(6)} ms  p99 ${String(s.p99Ms).padStart(6)} ms`;
+}
