@@ -1,6 +1,7 @@
 import type { Kafka, Producer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import type { OutputRecord } from './consumer/consumed-record.js';
+import { LazyConnection } from './context-store/lazy-connection.js';
 import { createProducer } from './create-kafka.js';
 
 export interface SentRecord {
@@ -16,7 +17,9 @@ export interface SentRecord {
  */
 export class TransactionalSender {
   private readonly producer: Producer;
-  private connected: Promise<void> | undefined;
+  private readonly connection: LazyConnection;
+  /** Whether a send has connected, or tried to: close then disconnects. */
+  private used = false;
   /** kafkajs allows one open transaction per producer; sends take turns. */
   private lane: Promise<unknown> = Promise.resolve();
 
@@ -27,6 +30,7 @@ export class TransactionalSender {
       maxInFlightRequests: 1,
       retry: { initialRetryTime: 5, maxRetryTime: 1_000, retries: 10 },
     });
+    this.connection = new LazyConnection(this.producer);
   }
 
   send(records: OutputRecord[]): Promise<SentRecord[]> {
@@ -36,8 +40,9 @@ export class TransactionalSender {
   }
 
   private async sendNow(records: OutputRecord[]): Promise<SentRecord[]> {
-    this.connected ??= this.producer.connect();
-    await this.connected;
+    // A connection that failed is tried again by the next send: an outage must not outlive itself.
+    this.used = true;
+    await this.connection.ensure();
     const transaction = await this.producer.transaction();
     try {
       const sent: SentRecord[] = [];
@@ -57,6 +62,6 @@ export class TransactionalSender {
   }
 
   async close(): Promise<void> {
-    if (this.connected) await this.producer.disconnect();
+    if (this.used) await this.producer.disconnect();
   }
 }
