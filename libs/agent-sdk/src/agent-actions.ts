@@ -1,24 +1,26 @@
 import { BatonError } from '@baton/errors';
 import type { OutputRecord, TopicNames } from '@baton/kafka';
 import type { HandoffDataByType, HandoffInstructions, HandoffOutcomeKind, HandoffType } from '@baton/protocol';
-import { handoffRecord, outcomeRecord, type Handoff, type HandoffServiceContext } from '@baton/runtime';
+import {
+  handoffRecord,
+  openNegotiation,
+  openingRecords,
+  outcomeRecord,
+  type Handoff,
+  type HandoffServiceContext,
+  type NegotiationOpener,
+} from '@baton/runtime';
 import { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
 import { ledgerRecord } from './ledger-entry.js';
-import { contextTransferPayload, handoffContextData, type ContextSink } from './negotiation/handoff-context.js';
-import { negotiationOpening, openingRecords } from './negotiation/negotiation-opening.js';
 
-/** What AgentActions writes with: the service's codecs and topics, and what requestHandoff needs. */
-export interface AgentActionsContext extends Pick<
-  HandoffServiceContext,
-  'codec' | 'outcomeCodec' | 'lifecycleCodec' | 'stagedCodec' | 'topics'
-> {
-  /** Where requestHandoff stores a context too large to travel in the message. */
-  contexts: ContextSink;
-  /** Contexts whose JSON is longer than this go by reference. */
-  inlineMaxBytes: number;
-  /** Creates an agent's control topic if it is missing, so a transaction can write to it. */
-  ensureControlTopic(agentId: string): Promise<void>;
-}
+/**
+ * What AgentActions writes with: the service's codecs and topics, and what requestHandoff needs
+ * (where it stores a context too large to travel in the message, and receivers' control topics).
+ */
+export interface AgentActionsContext
+  extends
+    Pick<HandoffServiceContext, 'codec' | 'outcomeCodec' | 'lifecycleCodec' | 'stagedCodec' | 'topics'>,
+    NegotiationOpener {}
 
 /** A handoff offered by negotiation: one receiver, and what the sender asks of it. */
 export type RequestedHandoff<T extends HandoffType = HandoffType> = NextHandoff<T> & {
@@ -100,19 +102,15 @@ export class AgentActions {
       const { reason, desired_agent_type, ...offered } = next;
       const message = deriveHandoff(this.incoming, this.agentId, offered, { now: this.now });
       const summary = message.context.historical_data_summary;
-      const contextData = handoffContextData(message, next.action.details || summary);
-      const [context] = await Promise.all([
-        contextTransferPayload(contextData, {
-          taskId: message.metadata.task_id,
-          inlineMaxBytes: this.context.inlineMaxBytes,
-          store: this.context.contexts,
-        }),
-        this.context.ensureControlTopic(next.to),
-      ]);
-      const opening = negotiationOpening(
+      const opening = await openNegotiation(
         message,
-        { reason, desired_agent_type, summary: summary || next.action.details || reason },
-        context,
+        {
+          reason,
+          desired_agent_type,
+          summary: summary || next.action.details || reason,
+          taskDescription: next.action.details || summary,
+        },
+        this.context,
         { now: this.now },
       );
       this.records.push(...openingRecords(this.context, this.topics, opening));

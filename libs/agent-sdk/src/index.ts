@@ -22,9 +22,9 @@ export {
 } from './negotiation/decide-on-request.js';
 export {
   loadNegotiationConfig,
-  DEFAULT_INLINE_MAX_BYTES,
   DEFAULT_ESTIMATED_HANDOFF_SECONDS,
   type NegotiationConfig,
 } from './negotiation/negotiation-config.js';
-export { HANDOFF_CONTEXT_SCHEMA_VERSION, type HandoffContextData } from './negotiation/handoff-context.js';
+// What opening a negotiation takes is the runtime's, so the gateway opens them with the same code and limits.
+export { HANDOFF_CONTEXT_SCHEMA_VERSION, DEFAULT_INLINE_MAX_BYTES, type HandoffContextData } from '@baton/runtime';
 export { CLAIM_CHECK_HEADER, INBOX_RECORD_MAX_BYTES } from './negotiation/inbox-claim-check.js';

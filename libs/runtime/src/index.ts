@@ -9,6 +9,29 @@ export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
 export { outcomeRecord, type OutcomeFacts } from './outcome-record.js';
 export { lifecycleRecord, stagedContextRecord, LIFECYCLE_EVENT_TYPE_PREFIX } from './lifecycle-record.js';
+export {
+  HANDOFF_CONTEXT_SCHEMA_VERSION,
+  CONTEXT_CONTENT_TYPE,
+  DEFAULT_INLINE_MAX_BYTES,
+  MAX_INLINE_MAX_BYTES,
+  chooseContextTransfer,
+  contextTransferPayload,
+  handoffContextData,
+  type ContextSink,
+  type ContextTransferChoice,
+  type HandoffContextData,
+} from './negotiation/handoff-context.js';
+export {
+  handoffTerms,
+  negotiationOpening,
+  openNegotiation,
+  openingRecords,
+  soleRecipient,
+  type NegotiationOpener,
+  type NegotiationOpening,
+  type RequestTerms,
+} from './negotiation/negotiation-opening.js';
+export { controlTopicCreator, type ControlTopicsOptions } from './negotiation/control-topics.js';
 export { loadServiceConfig, integerSetting, type ServiceConfig } from './service-config.js';
 export { createLogger, messageLogger, redactPersonalData, type Logger } from './logger.js';
 export {

@@ -5,12 +5,11 @@ import {
   ConsumerLagReader,
   ContextStore,
   ExactlyOnceConsumer,
-  consumerTopicSpecs,
   createTopics,
   type ConsumedRecord,
   type PartitionLag,
 } from '@baton/kafka';
-import type { Handoff, HandoffServiceContext, Logger } from '@baton/runtime';
+import { controlTopicCreator, type Handoff, type HandoffServiceContext, type Logger } from '@baton/runtime';
 import type { AgentActionsContext } from '../agent-actions.js';
 import { agentCardInfo } from '../agent-card.js';
 import type { AgentDefinition } from '../agent-definition.js';
@@ -41,8 +40,7 @@ export function queuedHandoffs(lag: readonly PartitionLag[]): number {
  */
 export class AgentNegotiation {
   private store: ContextStore | undefined;
-  /** Control topics known to exist, or being created, by agent id. */
-  private readonly controlTopics = new Map<string, Promise<void>>();
+  private controlTopics: ((agentId: string) => Promise<void>) | undefined;
   private readonly view: AgentRegistryView;
 
   constructor(
@@ -133,26 +131,16 @@ export class AgentNegotiation {
     return this.store;
   }
 
-  /**
-   * Creates `agentId`'s control topic (and its consumer's companions) unless this process has:
-   * a sender may ask an agent that has never run, whose topic does not exist yet.
-   */
+  /** Creates `agentId`'s control topic unless this process has: its own, or a receiver's it asks. */
   private ensureControlTopic(context: HandoffServiceContext, agentId: string): Promise<void> {
-    let ensured = this.controlTopics.get(agentId);
-    if (ensured === undefined) {
-      const { config, topics } = context;
-      ensured = createTopics(
-        config.kafkaBrokers,
-        consumerTopicSpecs(topics.agentControl(agentId), {
-          numPartitions: config.partitions,
-          replicationFactor: config.replicationFactor,
-        }),
-      ).then(() => undefined);
-      // A failed attempt is not remembered: the next request tries again.
-      ensured.catch(() => this.controlTopics.delete(agentId));
-      this.controlTopics.set(agentId, ensured);
-    }
-    return ensured;
+    const { config, topics } = context;
+    this.controlTopics ??= controlTopicCreator({
+      brokers: config.kafkaBrokers,
+      topics,
+      numPartitions: config.partitions,
+      replicationFactor: config.replicationFactor,
+    });
+    return this.controlTopics(agentId);
   }
 }
 

@@ -9,11 +9,11 @@ import {
   type Immutable,
   type LifecycleMessage,
 } from '@baton/protocol';
-import { lifecycleRecord } from '@baton/runtime';
+import { handoffContextData, lifecycleRecord, type ContextSink } from '@baton/runtime';
 import { testCodecs, type TestCodecs } from './codecs.test-helper.js';
 import { controlProcessor, type ControlProcessorOptions } from './control-processor.js';
 import type { CapabilityCard } from './decide-on-request.js';
-import { handoffContextData, type ContextSink, type ContextSource } from './handoff-context.js';
+import type { ContextSource } from './handoff-context.js';
 import { CLAIM_CHECK_HEADER, resolveClaimCheck } from './inbox-claim-check.js';
 
 /** A reference to `bytes` as if stored in partition 0 of the contexts topic. */

@@ -7,10 +7,10 @@ import {
   type LifecycleMessage,
   type TaskContextTransfer,
 } from '@baton/protocol';
-import { handoffRecord, lifecycleRecord, type Handoff } from '@baton/runtime';
+import { CONTEXT_CONTENT_TYPE, handoffRecord, lifecycleRecord, type ContextSink, type Handoff } from '@baton/runtime';
 import type { HandoffCodec, LifecycleCodec } from '@baton/wire';
 import { decideOnRequest, type CapabilityCard } from './decide-on-request.js';
-import { CONTEXT_CONTENT_TYPE, handoffOfContext, type ContextSink, type ContextSource } from './handoff-context.js';
+import { handoffOfContext, type ContextSource } from './handoff-context.js';
 import { INBOX_RECORD_MAX_BYTES, claimCheckRecord } from './inbox-claim-check.js';
 import type { NegotiationConfig } from './negotiation-config.js';
 

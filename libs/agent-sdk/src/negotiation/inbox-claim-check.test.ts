@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { hasErrorCode } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord } from '@baton/kafka';
 import { parseHandoff, type HandoffMessage } from '@baton/protocol';
-import { handoffContextData, type ContextSource } from './handoff-context.js';
+import { handoffContextData } from '@baton/runtime';
+import type { ContextSource } from './handoff-context.js';
 import { CLAIM_CHECK_HEADER, claimCheckRecord, resolveClaimCheck } from './inbox-claim-check.js';
 
 const require = createRequire(import.meta.url);

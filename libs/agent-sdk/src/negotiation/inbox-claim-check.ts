@@ -1,7 +1,7 @@
 import { BatonError } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord, StoredContextRef } from '@baton/kafka';
-import { handoffHeaders, type Handoff } from '@baton/runtime';
-import { CONTEXT_CONTENT_TYPE, handoffOfContext, type ContextSource } from './handoff-context.js';
+import { CONTEXT_CONTENT_TYPE, handoffHeaders, type Handoff } from '@baton/runtime';
+import { handoffOfContext, type ContextSource } from './handoff-context.js';
 
 /** Marks an inbox record whose value is the context_ref (JSON) of a stored context holding the handoff. */
 export const CLAIM_CHECK_HEADER = 'baton.claim-check';

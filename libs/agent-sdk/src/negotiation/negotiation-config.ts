@@ -1,15 +1,7 @@
 import { BatonError } from '@baton/errors';
-import { integerSetting } from '@baton/runtime';
+import { DEFAULT_INLINE_MAX_BYTES, MAX_INLINE_MAX_BYTES, integerSetting } from '@baton/runtime';
 import type { NegotiationOptions } from '../agent-definition.js';
 
-/** Contexts up to this many bytes of JSON travel in the message. */
-export const DEFAULT_INLINE_MAX_BYTES = 256 * 1024; // 256 KiB
-/**
- * The largest inline limit allowed: an inline context is one record of the events topic (the
- * staged context), which must stay under the broker's message.max.bytes (1 MiB by default) with
- * its envelope.
- */
-export const MAX_INLINE_MAX_BYTES = 1_000_000; // ~976 KiB
 export const DEFAULT_ESTIMATED_HANDOFF_SECONDS = 5;
 
 /** NegotiationOptions with the environment applied and the defaults filled in. */

@@ -1,3 +1,4 @@
+import { BatonError } from '@baton/errors';
 import type { OutputRecord, TopicNames } from '@baton/kafka';
 import {
   buildLifecycleMessage,
@@ -10,8 +11,10 @@ import {
   type StagedContext,
   type TaskContextTransferPayload,
 } from '@baton/protocol';
-import { lifecycleRecord, stagedContextRecord, type Handoff } from '@baton/runtime';
 import type { LifecycleCodec, StagedContextCodec } from '@baton/wire';
+import type { Handoff } from '../handoff-processor.js';
+import { lifecycleRecord, stagedContextRecord } from '../lifecycle-record.js';
+import { contextTransferPayload, handoffContextData, type ContextSink } from './handoff-context.js';
 
 /** What the sender asks of a receiver, besides the handoff it offers. */
 export interface RequestTerms {
@@ -25,6 +28,33 @@ export interface RequestTerms {
 export interface NegotiationOpening {
   request: Immutable<HandoffRequest>;
   staged: Immutable<StagedContext>;
+}
+
+/** What a process needs to open negotiations: somewhere to store large contexts, and receivers' control topics. */
+export interface NegotiationOpener {
+  /** Where a context too large to travel in the message is stored. */
+  contexts: ContextSink;
+  /** Contexts whose JSON is longer than this go by reference. */
+  inlineMaxBytes: number;
+  /** Creates an agent's control topic if it is missing, so a transaction can write to it. */
+  ensureControlTopic(agentId: string): Promise<void>;
+}
+
+/**
+ * The one agent a negotiated handoff is offered to: its recipient_id, a string or a list of one.
+ * A request has a single receiver (seed 001); VALIDATION_FAILED at /metadata/recipient_id otherwise.
+ */
+export function soleRecipient(handoff: Pick<Handoff, 'metadata'>): string {
+  const recipients = [handoff.metadata.recipient_id].flat();
+  const [recipient] = recipients;
+  if (recipients.length !== 1 || recipient === undefined) {
+    throw new BatonError(
+      'VALIDATION_FAILED',
+      `a negotiated handoff names exactly one recipient, not ${recipients.length}`,
+      { path: '/metadata/recipient_id' },
+    );
+  }
+  return recipient;
 }
 
 /**
@@ -73,7 +103,7 @@ export function negotiationOpening(
     },
     options,
   );
-  // Checked here, as the request is by its builder: an invalid one fails the handler, not the tracker.
+  // Checked here, as the request is by its builder: an invalid one fails its caller, not the tracker.
   const staged = parseStagedContext({
     request_message_id: request.message_id,
     task_id,
@@ -83,6 +113,31 @@ export function negotiationOpening(
     terms: handoffTerms(handoff, terms),
   } satisfies StagedContext);
   return { request, staged };
+}
+
+/**
+ * Everything before the transaction that opens a negotiation for `handoff`: its context (the whole
+ * handoff, described by `taskDescription`) stored first when it is over the inline limit, the
+ * receiver's control topic made sure of, both at once; then the request and the staged context.
+ * Write openingRecords of the result in one transaction.
+ */
+export async function openNegotiation(
+  handoff: Handoff,
+  terms: RequestTerms & { taskDescription?: string },
+  opener: NegotiationOpener,
+  options: BuildOptions = {},
+): Promise<NegotiationOpening> {
+  const { taskDescription, ...requestTerms } = terms;
+  const receiver = soleRecipient(handoff);
+  const [context] = await Promise.all([
+    contextTransferPayload(handoffContextData(handoff, taskDescription), {
+      taskId: handoff.metadata.task_id,
+      inlineMaxBytes: opener.inlineMaxBytes,
+      store: opener.contexts,
+    }),
+    opener.ensureControlTopic(receiver),
+  ]);
+  return negotiationOpening(handoff, requestTerms, context, options);
 }
 
 /**
