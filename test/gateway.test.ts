@@ -121,6 +121,83 @@ describe('gateway: publishing and timelines', () => {
   });
 });
 
+describe('gateway: negotiated handoffs', () => {
+  /** A timeline as `kind` and who: easy to compare whole. */
+  function steps(task: { events: Record<string, string>[] }): string[] {
+    return task.events.map((step) => {
+      if (step.kind === 'outcome') return `${step.outcome} @${step.agent_id}`;
+      if (step.kind === 'staged') return `staged ${step.context_mode} @${step.sender}`;
+      return `${step.message_type} ${step.sender}>${step.receiver}`;
+    });
+  }
+
+  it('opens negotiations over HTTP that the probe agent accepts; the tracker sends the context, by value or by reference, and the probe runs it', async () => {
+    // The tracker runs the sender's side: without it no context is ever sent.
+    await setup.rig.addProcess('tracker', 'services/tracker/src/main.ts');
+    const byValue = uniqueName('negotiated');
+    const byReference = uniqueName('negotiated');
+    const ask = (handoff: Record<string, unknown>) => ({
+      handoff,
+      // The probe takes work for its own id, matched case-insensitively.
+      desired_agent_type: 'Probe_Agent',
+      reason: 'needs a probe',
+    });
+    const opened = await api('POST', '/v1/negotiations', {
+      token: TOKENS.publisher,
+      body: ask(probeHandoff(byValue, { seq: 41 })),
+    });
+    // Over the gateway's inline limit (256 KiB): the context is stored and sent by reference.
+    const large = await api('POST', '/v1/negotiations', {
+      token: TOKENS.publisher,
+      body: ask(probeHandoff(byReference, { seq: 42, pad: 'x'.repeat(300_000) })),
+    });
+    expect([opened.status, large.status]).toEqual([202, 202]);
+    expect(opened.body).toEqual({
+      negotiation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      task_id: byValue,
+      receiver: PROBE,
+      context_mode: 'by-value',
+    });
+    expect(large.body).toMatchObject({ task_id: byReference, context_mode: 'by-reference' });
+
+    const finished = async (taskId: string) => {
+      let task: any;
+      await waitFor(
+        async () => {
+          task = (await api('GET', `/v1/tasks/${taskId}`, { token: TOKENS.viewer })).body;
+          return task?.status === 'FINISH';
+        },
+        { description: `${taskId} FINISH (last: ${JSON.stringify(task?.events)})`, timeoutMs: 60_000 },
+      );
+      return task;
+    };
+    const task = await finished(byValue);
+    expect(steps(task)).toEqual([
+      'staged by-value @ops_console',
+      `HandoffRequest ops_console>${PROBE}`,
+      `HandoffAccept ${PROBE}>ops_console`,
+      `TaskContextTransfer ops_console>${PROBE}`,
+      `HandoffComplete ${PROBE}>ops_console`,
+      `COMPLETED @${PROBE}`,
+    ]);
+    expect(task.negotiations).toMatchObject([
+      {
+        negotiation_id: opened.body.negotiation_id,
+        sender_id: 'ops_console',
+        terms: { desired_agent_type: 'Probe_Agent', reason: 'needs a probe' },
+        context_mode: 'by-value',
+        outcome: 'COMPLETED',
+        attempts: [{ receiver: PROBE, via: 'target', receiver_state: 'Active' }],
+      },
+    ]);
+    expect(observed(byValue)).toEqual([41]);
+
+    const largeTask = await finished(byReference);
+    expect(largeTask.negotiations).toMatchObject([{ context_mode: 'by-reference', outcome: 'COMPLETED' }]);
+    expect(observed(byReference)).toEqual([42]);
+  }, 120_000);
+});
+
 describe('gateway: access', () => {
   it('refuses a request without a credential, or with an unknown one', async () => {
     const none = await api('GET', '/v1/dlq');
@@ -157,6 +234,7 @@ describe('gateway: access', () => {
     expect(Object.keys(document.body.paths)).toEqual(
       expect.arrayContaining([
         '/v1/handoffs',
+        '/v1/negotiations',
         '/v1/tasks/{task_id}',
         '/v1/agents',
         '/v1/dlq',

@@ -8,6 +8,31 @@ export interface AcceptedHandoff {
 }
 
 /**
+ * `POST /v1/negotiations`: what opens a negotiated handoff. `handoff` is a handoff message as
+ * `POST /v1/handoffs` takes it (the gateway fills message_id, timestamp, protocol_version and
+ * priority), addressed to the one agent asked.
+ */
+export interface NegotiationRequest {
+  handoff: Record<string, unknown>;
+  desired_agent_type: string;
+  reason: string;
+}
+
+/**
+ * `POST /v1/negotiations`: the staged context and the HandoffRequest are on every in-sync replica,
+ * written in one transaction; the tracker runs the sender's side from here.
+ */
+export interface AcceptedNegotiation {
+  /** The HandoffRequest's message_id, as the task's `negotiations` name it. */
+  negotiation_id: string;
+  task_id: string;
+  /** The agent asked. */
+  receiver: string;
+  /** How the context travels: in the messages, or stored in the contexts topic and named by reference. */
+  context_mode: 'by-value' | 'by-reference';
+}
+
+/**
  * Seed 004's TaskStatus (CREATE ... FINISH), then the two ends a negotiated handoff adds: FAILED
  * (every option of the failure_handling_strategy used up) and EXPIRED (expiration_time passed
  * before a receiver took the task). FAILED and EXPIRED are final.

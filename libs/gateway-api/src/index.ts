@@ -5,6 +5,8 @@
  */
 export type {
   AcceptedHandoff,
+  NegotiationRequest,
+  AcceptedNegotiation,
   TaskStatus,
   OutcomeStep,
   LifecycleStep,

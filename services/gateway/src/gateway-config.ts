@@ -1,5 +1,11 @@
 import { loadRegistryConfig } from '@baton/agent-registry';
-import { integerSetting, loadServiceConfig, type ServiceConfig } from '@baton/runtime';
+import {
+  DEFAULT_INLINE_MAX_BYTES,
+  MAX_INLINE_MAX_BYTES,
+  integerSetting,
+  loadServiceConfig,
+  type ServiceConfig,
+} from '@baton/runtime';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
 
 export interface GatewayConfig extends ServiceConfig {
@@ -8,6 +14,8 @@ export interface GatewayConfig extends ServiceConfig {
   replayTargets: string[];
   /** How long a publish may wait for Kafka before the answer is 503. */
   publishTimeoutMs: number;
+  /** Contexts of negotiations opened over HTTP whose JSON is longer than this go by reference. */
+  contextInlineMaxBytes: number;
   /** Dead letters kept in memory per DLQ topic; older ones are still counted. */
   deadLettersPerTopic: number;
   /** Tasks whose timelines are kept in memory; the least recently updated go first. */
@@ -27,6 +35,13 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
       .map((topic) => topic.trim())
       .filter(Boolean),
     publishTimeoutMs: integerSetting(env, 'BATON_PUBLISH_TIMEOUT_MS', 10_000),
+    contextInlineMaxBytes: integerSetting(
+      env,
+      'BATON_CONTEXT_INLINE_MAX_BYTES',
+      DEFAULT_INLINE_MAX_BYTES,
+      0,
+      MAX_INLINE_MAX_BYTES,
+    ),
     deadLettersPerTopic: integerSetting(env, 'BATON_DLQ_INDEX_LIMIT', 50_000),
     timelineTasks: integerSetting(env, 'BATON_TIMELINE_TASKS', 100_000),
     livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,

@@ -3,6 +3,7 @@ import type { HandoffCodec } from '@baton/wire';
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import type { HandoffSubmitter } from './publishing/handoff-submitter.js';
+import type { NegotiationSubmitter } from './publishing/negotiation-submitter.js';
 import type { ReplayJobs } from './replay/replay-jobs.js';
 import type { Replayer } from './replay/replayer.js';
 import type { TaskBook } from '@baton/task-tracking';
@@ -10,6 +11,8 @@ import type { TaskBook } from '@baton/task-tracking';
 /** What the gateway's routes work with. */
 export interface GatewayParts {
   submitter: HandoffSubmitter;
+  /** Opens negotiated handoffs, as an agent's requestHandoff does. */
+  negotiations: NegotiationSubmitter;
   /** Each task's fold of the events topic, bounded by BATON_TIMELINE_TASKS. */
   tasks: TaskBook;
   listAgents(): Promise<AgentStatus[]>;

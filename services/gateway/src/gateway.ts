@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { AgentRegistryReader, AgentRegistryView, agentsTopicSpec } from '@baton/agent-registry';
 import { BatonError, isBatonError } from '@baton/errors';
-import { createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
-import { createLogger, createServiceMetrics, HandoffPublisher, listeningAddress, type Logger } from '@baton/runtime';
+import { ContextStore, createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
+import {
+  controlTopicCreator,
+  createLogger,
+  createServiceMetrics,
+  HandoffPublisher,
+  listeningAddress,
+  type Logger,
+} from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
@@ -13,6 +20,7 @@ import type { GatewayConfig } from './gateway-config.js';
 import { gatewayMetrics } from './gateway-metrics.js';
 import { buildGatewayApp } from './http/gateway-app.js';
 import { HandoffSubmitter } from './publishing/handoff-submitter.js';
+import { NegotiationSubmitter } from './publishing/negotiation-submitter.js';
 import { ReplayJobs } from './replay/replay-jobs.js';
 import { Replayer } from './replay/replayer.js';
 import { eventsFolder } from './timeline/events-folder.js';
@@ -50,6 +58,7 @@ export class Gateway {
     await createTopics(config.kafkaBrokers, [
       { topic: topics.inbound, ...sizing },
       { topic: topics.events, ...sizing },
+      { topic: topics.contexts, ...sizing },
       { topic: topics.audit, ...sizing, configEntries: AUDIT_TOPIC_CONFIG },
       agentsTopicSpec(topics.agents, sizing),
     ]);
@@ -103,11 +112,26 @@ export class Gateway {
       observe: (outcome) => metrics.replay(outcome),
     });
     const jobs = new ReplayJobs(deadLetters, replayer, logger);
+    // Negotiations get a transactional producer of their own, so a running bulk replay never delays their answer.
+    const negotiationSender = new TransactionalSender(kafka, `${readerGroup}.negotiations`);
+    const contexts = new ContextStore({ kafka, topic: topics.contexts });
+    const negotiations = new NegotiationSubmitter({
+      opener: {
+        contexts,
+        inlineMaxBytes: config.contextInlineMaxBytes,
+        ensureControlTopic: controlTopicCreator({ brokers: config.kafkaBrokers, topics, ...sizing }),
+      },
+      send: (records) => negotiationSender.send(records),
+      codecs: { lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged },
+      topics,
+      timeoutMs: config.publishTimeoutMs,
+    });
     const readers = [eventsReader, auditReader, deadLetterReader, agentRegistryReader];
 
     const app = await buildGatewayApp({
       parts: {
         submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
+        negotiations,
         tasks,
         listAgents: () =>
           kafkaCall(() =>
@@ -133,7 +157,7 @@ export class Gateway {
     const gateway = new Gateway(app, logger, async () => {
       jobs.stopAll();
       await Promise.all(readers.map((reader) => reader.stop()));
-      await Promise.all([publisher.close(), sender.close()]);
+      await Promise.all([publisher.close(), sender.close(), negotiationSender.close(), contexts.close()]);
     });
     logger.info(
       { event: 'service.started', http: gateway.address(), api_keys: config.apiKeys.map((key) => key.name) },

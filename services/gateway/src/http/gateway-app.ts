@@ -9,6 +9,7 @@ import { registerAgentRoutes } from '../routes/agent-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerDeadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { registerHandoffRoutes } from '../routes/handoff-routes.js';
+import { registerNegotiationRoutes } from '../routes/negotiation-routes.js';
 import { registerReplayJobRoutes } from '../routes/replay-job-routes.js';
 import { registerTaskRoutes } from '../routes/task-routes.js';
 import { installErrorReplies } from './error-reply.js';
@@ -50,6 +51,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
     app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/', 301));
   }
   registerHandoffRoutes(app, options.parts);
+  registerNegotiationRoutes(app, options.parts);
   registerTaskRoutes(app, options.parts);
   registerAgentRoutes(app, options.parts);
   registerDeadLetterRoutes(app, options.parts);

@@ -31,7 +31,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Baton gateway',
         version: '1.0.0',
-        description: 'Publish handoffs, follow tasks, list agents, inspect and replay dead letters.',
+        description:
+          'Publish handoffs, open negotiated handoffs, follow tasks, list agents, inspect and replay dead letters.',
       },
       components: {
         securitySchemes: {

@@ -1,20 +1,7 @@
-import { BatonError, isBatonError } from '@baton/errors';
 import type { AcceptedHandoff } from '@baton/gateway-api';
-import { buildHandoff, type HandoffDraft } from '@baton/protocol';
 import type { HandoffPublisher } from '@baton/runtime';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Rejects after `ms` with `error`, leaving the work itself running. */
-function deadline<T>(work: Promise<T>, ms: number, error: () => BatonError): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(error()), ms);
-  });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
-}
+import { handoffFromBody } from './handoff-from-body.js';
+import { kafkaDeadline, kafkaFailure } from './kafka-deadline.js';
 
 /**
  * Turns what a client sent into a published handoff: the builder fills message_id, timestamp,
@@ -31,17 +18,13 @@ export class HandoffSubmitter {
   ) {}
 
   async submit(body: unknown): Promise<AcceptedHandoff> {
-    const sent = isObject(body) ? body : {};
-    const draft = { ...sent, metadata: isObject(sent.metadata) ? sent.metadata : {} } as unknown as HandoffDraft;
-    const message = buildHandoff(draft);
-    const published = await deadline(
+    const message = handoffFromBody(body);
+    const published = await kafkaDeadline(
       this.publisher.publish(this.topic, message).catch((error: unknown) => {
-        throw isBatonError(error)
-          ? error
-          : new BatonError('KAFKA_UNAVAILABLE', `could not publish: ${(error as Error).message}`, { cause: error });
+        throw kafkaFailure(error, 'publish');
       }),
       this.timeoutMs,
-      () => new BatonError('KAFKA_UNAVAILABLE', `Kafka did not acknowledge the handoff within ${this.timeoutMs} ms`),
+      'the handoff',
     );
     return {
       message_id: message.metadata.message_id,
