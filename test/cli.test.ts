@@ -449,6 +449,30 @@ describe('baton dlq', () => {
   });
 });
 
+// After the tails: they read the events topic from the beginning and expect outcome events only.
+describe('baton negotiate', () => {
+  it('opens a negotiated handoff from a file, prints the 202 answer, and the task shows the negotiation', async () => {
+    const taskId = uniqueName('task');
+    const file = writeJson('negotiated.json', setup.probeHandoff(taskId, { seq: 9 }));
+    const run = await baton(['negotiate', file, '--desired-agent-type', PROBE, '--reason', 'needs a probe'], {
+      token: TOKENS.publisher,
+    });
+    expect(run).toMatchObject({ code: 0, stderr: `follow it with: baton task ${taskId}\n` });
+    const negotiationId = /^negotiation_id +([0-9a-f-]{36})$/m.exec(run.stdout)?.[1];
+    expect(run.stdout).toMatch(new RegExp(`^receiver +${PROBE}$`, 'm'));
+    expect(run.stdout).toMatch(/^context +by-value$/m);
+    // No tracker runs here, so the negotiation stays open; its opening records are what the CLI caused.
+    const task = await waitFor(
+      async () => {
+        const shown = await baton(['task', taskId, '--json']);
+        return shown.code === 0 ? JSON.parse(shown.stdout) : undefined;
+      },
+      { description: 'the negotiation in the task view', timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(task.negotiations).toMatchObject([{ negotiation_id: negotiationId, sender_id: 'ops_console' }]);
+  });
+});
+
 describe('baton errors', () => {
   it('exits 2 with UNAUTHENTICATED without a token, or with an unknown one, and never prints it', async () => {
     const none = await baton(['dlq', 'list'], { token: null });

@@ -44,6 +44,20 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['publish']).operands).toEqual([]);
   });
 
+  it('takes negotiate with its file, its two options and --json, in any order', () => {
+    expect(
+      parseCommandLine(['negotiate', '--reason', 'needs tier 3', 'h.json', '--desired-agent-type=network', '--json']),
+    ).toEqual({
+      command: 'negotiate',
+      operands: ['h.json'],
+      options: { reason: 'needs tier 3', 'desired-agent-type': 'network' },
+      global: { json: true, help: false },
+    });
+    expect(parseCommandLine(['negotiate']).operands).toEqual([]);
+    expect(usage(['negotiate', 'a.json', 'b.json']).message).toContain('not "b.json"');
+    expect(usage(['negotiate', '--rate', '1']).message).toContain("'--rate'");
+  });
+
   it('is help for no command, help words, or --help anywhere', () => {
     expect(parseCommandLine([]).command).toBe('help');
     expect(parseCommandLine(['help', 'dlq', 'replay'])).toMatchObject({ command: 'help', operands: ['dlq', 'replay'] });

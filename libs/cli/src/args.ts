@@ -7,6 +7,7 @@ type OptionSpecs = Record<string, OptionSpec>;
 export const COMMAND_NAMES = [
   'help',
   'publish',
+  'negotiate',
   'tail',
   'task',
   'agents',
@@ -67,6 +68,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'validate a handoff JSON locally, then publish it through the gateway (stdin when no FILE or -)',
     options: {},
     optionHelp: [],
+    operands: { min: 0, max: 1, names: 'FILE' },
+  },
+  {
+    name: 'negotiate',
+    usage: 'baton negotiate [FILE|-] --desired-agent-type TYPE --reason TEXT',
+    summary: 'validate a handoff JSON locally, then ask its one recipient to take it over (a negotiated handoff)',
+    options: { 'desired-agent-type': { type: 'string' }, reason: { type: 'string' } },
+    optionHelp: [
+      [
+        '--desired-agent-type TYPE',
+        "the kind of agent wanted, matched against the recipient's id, name, domain, skills",
+      ],
+      ['--reason TEXT', 'why the task is handed over'],
+    ],
     operands: { min: 0, max: 1, names: 'FILE' },
   },
   {

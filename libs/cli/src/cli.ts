@@ -7,6 +7,7 @@ import { helpText } from './help.js';
 /** Each command's module, loaded when it runs: `baton agents` need not load Kafka or Avro. */
 const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Command>> = {
   publish: async () => (await import('./commands/publish.js')).publish,
+  negotiate: async () => (await import('./commands/negotiate.js')).negotiate,
   tail: async () => (await import('./commands/tail.js')).tail,
   task: async () => (await import('./commands/task.js')).task,
   agents: async () => (await import('./commands/agents.js')).agents,

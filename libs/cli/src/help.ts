@@ -30,7 +30,7 @@ export function helpText(words: readonly string[] = []): string[] {
   if (topic === '') {
     const width = Math.max(...COMMANDS.map((spec) => spec.name.length));
     return [
-      'baton: publish handoffs, follow topics, inspect tasks and agents, replay dead letters',
+      'baton: publish and negotiate handoffs, follow topics, inspect tasks and agents, replay dead letters',
       '',
       'usage: baton COMMAND [options]',
       '',

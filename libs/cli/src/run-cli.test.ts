@@ -200,3 +200,58 @@ describe('runCli with a fake gateway', () => {
     expect(gateway.calls).toHaveLength(1);
   });
 });
+
+describe('baton negotiate with a fake gateway', () => {
+  const draft = {
+    metadata: { sender_id: 'ops', recipient_id: 'probe_agent', task_id: 't-7' },
+    payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS' } },
+  };
+  const accepted = { negotiation_id: 'n-1', task_id: 't-7', receiver: 'probe_agent', context_mode: 'by-value' };
+  const args = ['negotiate', '-', '--desired-agent-type', 'probe', '--reason', 'needs a probe'];
+
+  it('sends the built handoff with the type and reason, and prints the 202 answer, or it raw with --json', async () => {
+    const gateway = fakeGateway({ 'POST /v1/negotiations': () => ({ status: 202, body: accepted }) });
+    const result = await run(args, gateway.fetch, JSON.stringify(draft));
+    expect(result.code).toBe(EXIT.OK);
+    expect(gateway.calls[0]?.body).toMatchObject({
+      handoff: { metadata: { task_id: 't-7', priority: 'MEDIUM', message_id: expect.any(String) } },
+      desired_agent_type: 'probe',
+      reason: 'needs a probe',
+    });
+    expect(result.stdout).toBe(
+      'negotiation_id  n-1\ntask_id         t-7\nreceiver        probe_agent\ncontext         by-value\n',
+    );
+    expect(result.stderr).toBe('follow it with: baton task t-7\n');
+    const json = await run([...args, '--json'], gateway.fetch, JSON.stringify(draft));
+    expect(JSON.parse(json.stdout)).toEqual(accepted);
+  });
+
+  it('refuses locally, exit 1 and no request: a missing or blank option, an invalid handoff, several recipients', async () => {
+    const gateway = fakeGateway({});
+    const noReason = await run(['negotiate', '-', '--desired-agent-type', 'x'], gateway.fetch, JSON.stringify(draft));
+    expect([noReason.code, noReason.stderr]).toEqual([EXIT.USAGE, 'error USAGE: negotiate needs --reason\n']);
+    const blank = await run([...args, '--desired-agent-type', ' '], gateway.fetch, JSON.stringify(draft));
+    expect(blank.stderr).toBe('error USAGE: negotiate needs --desired-agent-type\n');
+    const invalid = await run(args, gateway.fetch, JSON.stringify({ ...draft, metadata: {} }));
+    expect(invalid.stderr).toContain('invalid handoff, 3 issues; nothing sent');
+    const several = { ...draft, metadata: { ...draft.metadata, recipient_id: ['a', 'b'] } };
+    const two = await run(args, gateway.fetch, JSON.stringify(several));
+    expect([two.code, two.stderr]).toEqual([
+      EXIT.USAGE,
+      'error VALIDATION_FAILED at /metadata/recipient_id: standard input: a negotiated handoff names exactly one recipient; nothing sent\n' +
+        '  FIELD_INVALID /metadata/recipient_id: names 2 recipients, not 1\n',
+    ]);
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('exits 2 when the gateway refuses, 3 when Kafka is unavailable', async () => {
+    const refusing = fakeGateway({
+      'POST /v1/negotiations': () => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'no' } } }),
+    });
+    expect((await run(args, refusing.fetch, JSON.stringify(draft))).code).toBe(EXIT.REFUSED);
+    const down = fakeGateway({
+      'POST /v1/negotiations': () => ({ status: 503, body: { error: { code: 'KAFKA_UNAVAILABLE', message: 'down' } } }),
+    });
+    expect((await run(args, down.fetch, JSON.stringify(draft))).code).toBe(EXIT.UNAVAILABLE);
+  });
+});
