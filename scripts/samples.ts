@@ -1,23 +1,30 @@
 /**
  * `npm run samples`: publishes the seeds' sample handoffs to the router's inbound topic of a
- * running Baton, so a newcomer sees them flow (follow them with `npm run watch`).
+ * running Baton, so a newcomer sees them flow (follow them with `npm run watch`), and opens one
+ * negotiated handoff (seed 001) as an agent or the gateway would, which the tracker then runs.
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createKafka, topicNames } from '@baton/kafka';
+import { ContextStore, TransactionalSender, createKafka, topicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
-import { HandoffPublisher } from '@baton/runtime';
-import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import {
+  DEFAULT_INLINE_MAX_BYTES,
+  HandoffPublisher,
+  controlTopicCreator,
+  integerSetting,
+  openNegotiation,
+  openingRecords,
+} from '@baton/runtime';
+import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { loadConnection } from './lib/local-connection.js';
 
 const require = createRequire(import.meta.url);
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
-const codec = await createHandoffCodec(new SchemaRegistryClient({ url: connection.schemaRegistryUrl }));
-const publisher = new HandoffPublisher(
-  createKafka({ brokers: connection.kafkaBrokers, clientId: 'baton-samples' }),
-  codec,
-);
+const registry = new SchemaRegistryClient({ url: connection.schemaRegistryUrl });
+const [codec, eventsCodec] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
+const kafka = createKafka({ brokers: connection.kafkaBrokers, clientId: 'baton-samples' });
+const publisher = new HandoffPublisher(kafka, codec);
 
 function userSays(text: string, customer: { user_id: string; name: string }) {
   return buildHandoff({
@@ -79,3 +86,55 @@ for (const [title, message] of samples) {
   );
 }
 await publisher.close();
+
+// Seed 001: technical support offers seed 000's escalation to the level-3 experts by negotiation
+// rather than sending it. They accept: "Level3NetworkExpertAgent" is their card's name. The tracker
+// sends them the context and they run their ESCALATION handler on it. No fallback_action: the
+// tracker would ask it as an agent.
+const negotiated = buildHandoff({
+  ...seed,
+  metadata: {
+    ...seed.metadata,
+    message_id: undefined,
+    timestamp: undefined,
+    sender_id: 'technical_support_agent_pool',
+    recipient_id: 'level3_network_expert_agent_pool',
+    task_id: `task-${randomUUID()}`,
+  },
+  instructions: { ...seed.instructions, failure_handling_strategy: { retry_count: 1 } },
+} as never);
+const contexts = new ContextStore({ kafka, topic: topics.contexts });
+const sender = new TransactionalSender(kafka, `${topics.prefix}.samples`);
+const opening = await openNegotiation(
+  negotiated,
+  {
+    reason: 'root cause analysis needs a level-3 network expert',
+    desired_agent_type: 'Level3NetworkExpertAgent',
+    summary: negotiated.context.historical_data_summary ?? '',
+    taskDescription: negotiated.context.historical_data_summary,
+  },
+  {
+    contexts,
+    inlineMaxBytes: DEFAULT_INLINE_MAX_BYTES,
+    // Made by the agent when it started; created here only for a Baton started without it.
+    ensureControlTopic: controlTopicCreator({
+      brokers: connection.kafkaBrokers,
+      topics,
+      numPartitions: integerSetting(process.env, 'BATON_PARTITIONS', 6),
+      replicationFactor: integerSetting(process.env, 'BATON_REPLICATION_FACTOR', 1),
+    }),
+  },
+);
+await sender.send(
+  openingRecords({ lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged }, topics, opening),
+);
+process.stdout.write(
+  `${JSON.stringify({
+    event: 'sample.negotiated',
+    title: 'seed 001: the seed 000 escalation offered to the level-3 experts by negotiation',
+    task_id: negotiated.metadata.task_id,
+    negotiation_id: opening.request.message_id,
+    receiver: opening.request.receiver_id,
+  })}\n`,
+);
+await Promise.all([sender.close(), contexts.close()]);
