@@ -235,12 +235,7 @@ describe('the control topic processor: contexts', () => {
   });
 
   it('answers a context it cannot use with HandoffComplete FAILURE and an ErrorNotification, nothing to the inbox', async () => {
-    const ref = {
-      uri: 'kafka://t.contexts/0/3',
-      sha256: 'a'.repeat(64),
-      size_bytes: 9,
-      content_type: 'application/json',
-    };
+    const ref = storedRef(Buffer.alloc(9));
     const { contexts } = store(() =>
       Promise.reject(new BatonError('CONTEXT_INTEGRITY_FAILED', 'sha256 differs', { path: '/sha256' })),
     );
@@ -273,12 +268,7 @@ describe('the control topic processor: contexts', () => {
   });
 
   it('throws a retriable failure, so the consumer tries again', async () => {
-    const ref = {
-      uri: 'kafka://t.contexts/0/3',
-      sha256: 'a'.repeat(64),
-      size_bytes: 9,
-      content_type: 'application/json',
-    };
+    const ref = storedRef(Buffer.alloc(9));
     const { contexts } = store(() => Promise.reject(new BatonError('KAFKA_UNAVAILABLE', 'no broker')));
     const error = await run(processorWith({ contexts }), transfer({ context_ref: ref })).catch(
       (thrown: unknown) => thrown,
