@@ -1,6 +1,13 @@
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createLifecycleCodec, SchemaRegistryClient, LIFECYCLE_SUBJECT, type LifecycleCodec } from '@baton/wire';
+import {
+  createHandoffCodec,
+  createLifecycleCodec,
+  EventsCodec,
+  SchemaRegistryClient,
+  LIFECYCLE_SUBJECT,
+  type LifecycleCodec,
+} from '@baton/wire';
 
 const require = createRequire(import.meta.url);
 const example = (name: string): Record<string, any> =>
@@ -69,5 +76,52 @@ describe('the lifecycle codec against the schema registry', () => {
     expect(() => codec.encode(message as never)).toThrowError(
       expect.objectContaining({ code: 'WIRE_ENCODE_FAILED', path: '/receiver_id' }),
     );
+  });
+});
+
+describe('the events topic codec against the schema registry', () => {
+  const staged = {
+    request_message_id: '6f1c2d3e-4b5a-4c6d-8e7f-901234567890',
+    task_id: 'task-12345',
+    sender_id: 'technical_support_agent',
+    staged_at: '2026-11-22T10:00:00.000Z',
+    context: { context_data: { task_description: 'router reboot loop', goals: ['restore the line'] } },
+    terms: {
+      desired_agent_type: 'NetworkExpert',
+      reason: 'lacks the skill',
+      time_limit: 'PT2H',
+      failure_handling_strategy: { retry_count: 1, escalate_to: 'level3_network_expert' },
+    },
+  };
+
+  it('tells outcome events, lifecycle messages and staged contexts apart, as a fresh client reads them', async () => {
+    const writer = await EventsCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    const request = example('handoff-request');
+    const outcome = {
+      event_id: '0e9d8c7b-6a5f-4e3d-8c2b-1a0987654321',
+      time: '2026-11-22T10:00:01.000Z',
+      task_id: 'task-12345',
+      message_id: 'm-1',
+      agent_id: 'technical_support_agent',
+      handoff_type: 'ESCALATION',
+      outcome: 'HANDOFF_REQUESTED' as const,
+      target: 'level3_network_expert',
+    };
+    const reader = await EventsCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    expect(await reader.decode(writer.staged.encode(staged))).toStrictEqual({ kind: 'staged', value: staged });
+    expect(await reader.decode(writer.lifecycle.encode(request as never))).toStrictEqual({
+      kind: 'lifecycle',
+      value: request,
+    });
+    expect(await reader.decode(writer.outcome.encode(outcome))).toStrictEqual({ kind: 'outcome', value: outcome });
+  });
+
+  it('refuses a staged context that breaks its schema, and a record of another type, with their codes', async () => {
+    const codec = await EventsCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    const both = { ...staged, context: { context_data: {}, context_ref: { uri: 'kafka://x/0/0' } } };
+    await expect(codec.decode(codec.staged.encode(both as never))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const handoffs = await createHandoffCodec(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
+    const seed = structuredClone(require('@baton/schemas/fixtures/seed-000-escalation-full.json'));
+    await expect(codec.decode(handoffs.encode(seed))).rejects.toMatchObject({ code: 'WIRE_RECORD_TYPE_UNEXPECTED' });
   });
 });
