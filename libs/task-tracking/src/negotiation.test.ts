@@ -257,6 +257,25 @@ describe('a negotiated handoff in the TaskBook', () => {
     expect(negotiation(book).sender_state).toBe('HandoffFailed');
   });
 
+  it('refuses an answer from an agent the request was not sent to', () => {
+    const book = fold([staged(), request('expert', 'r1'), accept('intruder', 'r1')]);
+    expect(book.get('t')?.refused).toEqual([
+      expect.objectContaining({
+        message_type: 'HandoffAccept',
+        error: {
+          code: 'ILLEGAL_TRANSITION',
+          side: 'receiver',
+          from: 'Idle',
+          event: 'RequestReceived',
+          message: 'intruder answered a request sent to expert',
+        },
+      }),
+    ]);
+    expect(negotiation(book).sender_state).toBe('AwaitingHandoffAccept');
+    fold([accept('expert', 'r1')], book);
+    expect(negotiation(book).sender_state).toBe('ContextPreparing');
+  });
+
   it('folds each message once: a copy another tracker wrote under the same id changes nothing', () => {
     const events = [staged(), request('expert', 'r1'), accept('expert', 'r1'), transfer('expert', 'r1')];
     const book = fold([...events, events[3] as TaskEvent, staged()]);

@@ -214,6 +214,17 @@ export class NegotiationFold {
   ): IllegalTransition | undefined {
     const attempt = this.attemptOf(message.correlation_id);
     if (attempt === undefined) return undefined;
+    // Only the agent asked answers for the receiver's side: another agent's accept takes nothing over.
+    const [receiverEvent] = receiverEvents;
+    if (receiverEvent !== undefined && message.sender_id !== attempt.receiver) {
+      return {
+        code: 'ILLEGAL_TRANSITION',
+        side: 'receiver',
+        from: attempt.receiver_state,
+        event: receiverEvent,
+        message: `${message.sender_id} answered a request sent to ${attempt.receiver}`,
+      };
+    }
     // A reply to an attempt the sender has moved on from (it timed out) is refused as it stands.
     const senderFrom = attempt === this.current ? this.negotiation.sender_state : 'HandoffFailed';
     const sender = moves('sender', senderFrom, senderEvents);
