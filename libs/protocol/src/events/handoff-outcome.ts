@@ -1,10 +1,9 @@
+import { parsedCopy } from '../validation/parsed-copy.js';
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import { deepFreeze } from '../builders/deep-freeze.js';
 import type { Immutable } from '../handoff/handoff-message.js';
 import { collectIssues } from '../validation/ajv-issues.js';
 import { createAjv } from '../validation/create-ajv.js';
-import { HandoffValidationError } from '../validation/handoff-validation-error.js';
 
 export const HANDOFF_OUTCOMES = [
   'ROUTED',
@@ -52,7 +51,6 @@ let validate: ValidateFunction | undefined;
 /** Checks a decoded outcome event and returns it frozen; throws HandoffValidationError. */
 export function parseHandoffOutcome(value: unknown): Immutable<HandoffOutcome> {
   validate ??= createAjv().compile(require('@baton/schemas/json/events/handoff_outcome.schema.json') as object);
-  const issues = collectIssues(validate, value, '');
-  if (issues.length > 0) throw new HandoffValidationError(issues);
-  return deepFreeze(structuredClone(value) as HandoffOutcome);
+  const check = validate;
+  return parsedCopy<HandoffOutcome>(value, (copy) => collectIssues(check, copy, ''));
 }

@@ -1,10 +1,9 @@
+import { parsedCopy } from '../validation/parsed-copy.js';
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import { deepFreeze } from '../builders/deep-freeze.js';
 import type { FailureHandlingStrategy, Immutable } from '../handoff/handoff-message.js';
 import { collectIssues } from '../validation/ajv-issues.js';
 import { createAjv } from '../validation/create-ajv.js';
-import { HandoffValidationError } from '../validation/handoff-validation-error.js';
 import { payloadSchemaFile } from '../validation/lifecycle-schema-files.js';
 import type { TaskContextTransferPayload } from './lifecycle-message.js';
 
@@ -42,9 +41,6 @@ function compile(): ValidateFunction {
 /** Checks a decoded staged context and returns it frozen; throws HandoffValidationError. */
 export function parseStagedContext(value: unknown): Immutable<StagedContext> {
   validate ??= compile();
-  // A plain copy: what avsc decodes is a record whose prototype methods Ajv would take for fields.
-  const copy = structuredClone(value);
-  const issues = collectIssues(validate, copy, '');
-  if (issues.length > 0) throw new HandoffValidationError(issues);
-  return deepFreeze(copy as StagedContext);
+  const check = validate;
+  return parsedCopy<StagedContext>(value, (copy) => collectIssues(check, copy, ''));
 }

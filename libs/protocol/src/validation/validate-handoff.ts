@@ -1,10 +1,9 @@
+import { parsedCopy } from './parsed-copy.js';
 import type { ValidateFunction } from 'ajv';
 import { isHandoffType, type HandoffType } from '../handoff/handoff-type.js';
 import type { HandoffMessage, Immutable } from '../handoff/handoff-message.js';
-import { deepFreeze } from '../builders/deep-freeze.js';
 import { collectIssues } from './ajv-issues.js';
 import { createAjv } from './create-ajv.js';
-import { HandoffValidationError } from './handoff-validation-error.js';
 import { allowUnknownFields, loadHandoffSchemas, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
 import { versionReading, type ReadingMode } from './version-reading.js';
@@ -63,7 +62,5 @@ export function validateHandoff(value: unknown): ValidationIssue[] {
  * object is left as it was). Throws HandoffValidationError listing every issue.
  */
 export function parseHandoff(value: unknown): Immutable<HandoffMessage> {
-  const issues = validateHandoff(value);
-  if (issues.length > 0) throw new HandoffValidationError(issues);
-  return deepFreeze(structuredClone(value) as HandoffMessage);
+  return parsedCopy<HandoffMessage>(value, validateHandoff);
 }

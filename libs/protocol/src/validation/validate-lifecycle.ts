@@ -1,10 +1,9 @@
+import { parsedCopy } from './parsed-copy.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { deepFreeze } from '../builders/deep-freeze.js';
 import type { Immutable } from '../handoff/handoff-message.js';
 import type { LifecycleMessage } from '../lifecycle/lifecycle-message.js';
 import { issueFromAjvError } from './ajv-issues.js';
 import { createAjv } from './create-ajv.js';
-import { HandoffValidationError } from './handoff-validation-error.js';
 import { loadLifecycleSchemas } from './lifecycle-schema-files.js';
 import { allowUnknownFields, type JsonSchema } from './schema-files.js';
 import type { ValidationIssue } from './validation-issue.js';
@@ -111,7 +110,5 @@ export function validateLifecycleMessage(value: unknown): ValidationIssue[] {
  * object is left as it was). Throws HandoffValidationError listing every issue.
  */
 export function parseLifecycleMessage(value: unknown): Immutable<LifecycleMessage> {
-  const issues = validateLifecycleMessage(value);
-  if (issues.length > 0) throw new HandoffValidationError(issues);
-  return deepFreeze(structuredClone(value) as LifecycleMessage);
+  return parsedCopy<LifecycleMessage>(value, validateLifecycleMessage);
 }
