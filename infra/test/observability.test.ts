@@ -6,7 +6,7 @@ import { readRepoFile, serviceNames } from './repo.js';
 
 /** The metric families Baton's services expose, and the Node defaults the dashboard may use. */
 const FAMILIES = [...Object.values(METRIC_NAMES), 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds'];
-const HISTOGRAMS = ['baton_handoff_processing_seconds'];
+const HISTOGRAMS = ['baton_handoff_processing_seconds', 'baton_transaction_messages'];
 
 interface ScrapeConfig {
   job_name: string;

@@ -65,6 +65,13 @@ export interface AgentDefinition {
   negotiation?: NegotiationOptions;
   /** HTTP routes the agent adds beside /healthz, /readyz and /metrics. */
   routes?(app: FastifyInstance, context: HandoffServiceContext): void;
+  /**
+   * Set when handlers read state that the agent's own earlier handoffs wrote (records it emits and
+   * reads back, as the planner's workflow store does): a task's next handoff then waits until the
+   * previous one's outputs are committed. Other agents run a task's next handoff as soon as the
+   * previous one finished, while its transaction is still on its way.
+   */
+  readsOwnOutputs?: boolean;
 }
 
 /** Identity function that gives an agent definition its type. */

@@ -77,6 +77,7 @@ export function agentService(
     sourceTopic: (topics) => topics.agentInbox(agent.id),
     outputTopics: (topics) => [topics.inbound, topics.events, topics.ledger, topics.userReplies],
     createProcessor: (context) => ({
+      readsOwnOutputs: agent.readsOwnOutputs,
       resolve: negotiation.resolveInbox(context),
       async handle(handoff, { record, attempt }) {
         const handler = agent.handlers[handoff.payload.handoff_type];

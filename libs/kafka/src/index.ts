@@ -47,6 +47,12 @@ export type {
 } from './consumer/message-processor.js';
 export type { ConsumerObserver, MessageLabels } from './consumer/consumer-events.js';
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './consumer/backoff.js';
+export {
+  DEFAULT_CONSUMER_TUNING,
+  DEFAULT_MAX_CONCURRENCY,
+  consumerTuning,
+  type ConsumerTuning,
+} from './consumer/consumer-tuning.js';
 // The client's types, so services can hold a client without importing kafkajs themselves.
 export type { Kafka, Producer, Consumer, Admin } from 'kafkajs';
 export { fetchEndOffsets } from './topics/end-offsets.js';

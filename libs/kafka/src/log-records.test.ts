@@ -63,6 +63,7 @@ describe('sinkLogCreator', () => {
         'Failed to send messages: The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing',
       ),
     );
+    log(entry('Limiting retries for the idempotent producer may invalidate EoS guarantees'));
     log(entry('Connection error: connect ECONNREFUSED'));
     expect(seen.map((record) => record.msg)).toEqual(['Connection error: connect ECONNREFUSED']);
   });

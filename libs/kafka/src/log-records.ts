@@ -43,10 +43,16 @@ export const writeJsonToStderr: KafkaLogSink = (record) => {
 };
 
 /**
- * Answers kafkajs logs as errors although they are a normal part of the protocol and retried at
- * once: a transaction begun while the broker still writes the previous one's commit markers.
+ * What kafkajs logs as an error or a warning although it is expected here: a transaction begun
+ * while the broker still writes the previous one's commit markers (retried at once); and the
+ * warning that bounded retries may break an idempotent producer's guarantees, which holds only for
+ * sends outside a transaction: Baton's transactional producers bound their retries so that a
+ * failed transaction is aborted and its work started over from the committed offset.
  */
-const EXPECTED_RETRIES = ['another concurrent operation on the same transaction'];
+const EXPECTED_RETRIES = [
+  'another concurrent operation on the same transaction',
+  'Limiting retries for the idempotent producer may invalidate EoS guarantees',
+];
 
 function isExpectedRetry(record: KafkaLogRecord): boolean {
   const text = `${record.msg} ${typeof record.error === 'string' ? record.error : ''}`;

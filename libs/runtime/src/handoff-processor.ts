@@ -22,6 +22,8 @@ export interface HandoffProcessorOptions {
   resolve?(record: ConsumedRecord): Promise<Handoff | undefined>;
   handle(message: Handoff, context: ProcessingContext): Promise<OutputRecord[]>;
   deadLetterOutputs?(context: DeadLetterContext<Handoff>): OutputRecord[];
+  /** See MessageProcessor.readsOwnOutputs. */
+  readsOwnOutputs?: boolean;
 }
 
 function decodeValue(codec: HandoffCodec, record: ConsumedRecord): Promise<Handoff> {
@@ -49,5 +51,6 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
     },
     process: (message, context) => options.handle(message.value, context),
     deadLetterOutputs: options.deadLetterOutputs,
+    readsOwnOutputs: options.readsOwnOutputs,
   };
 }

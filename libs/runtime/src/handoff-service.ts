@@ -128,6 +128,7 @@ export class HandoffService {
       topic: source,
       instanceId: config.instanceId,
       defaultRetryLimit: config.defaultRetryLimit,
+      tuning: config.consumerTuning,
       processor: handoffProcessor({ codec, ...definition.createProcessor(context) }),
       observer: combineObservers([consumerObserver, definition.observer?.(context) ?? {}], logger),
     });
@@ -210,6 +211,11 @@ function loggingObserver(logger: Logger): ConsumerObserver {
       ),
     partitionReady: (event) => logger.info({ event: 'partition.ready', ...event }, 'partition ready'),
     partitionStopped: (event) => logger.info({ event: 'partition.stopped', ...event }, 'partition stopped'),
+    partitionStartFailed: ({ topic, partition, error, delayMs }) =>
+      logger.warn(
+        { event: 'partition.restarting', topic, partition, delay_ms: delayMs, err: error.message },
+        'partition taken up again from its committed offset',
+      ),
   };
 }
 
@@ -220,6 +226,8 @@ const OBSERVER_EVENTS = [
   'deadLettered',
   'partitionStopped',
   'partitionReady',
+  'partitionStartFailed',
+  'transactionCommitted',
 ] as const satisfies readonly (keyof ConsumerObserver)[];
 
 /**

@@ -114,6 +114,20 @@ describe('consumerMetrics', () => {
       { labels: { topic, reason: 'VALIDATION_FAILED' }, value: 1 },
     ]);
   });
+
+  it('counts transactions and the messages each committed', async () => {
+    const registry = createServiceMetrics({ service: 's' });
+    const observer = consumerMetrics(registry);
+    const topic = 'baton.handoffs.inbound';
+    observer.transactionCommitted?.({ topic, partition: 0, messages: 40, outputs: 80, durationMs: 9 });
+    observer.transactionCommitted?.({ topic, partition: 1, messages: 1, outputs: 2, durationMs: 4 });
+    const histogram = await samples(registry, METRIC_NAMES.transactionMessages);
+    expect(histogram.find((sample) => sample.metricName?.endsWith('_count'))).toMatchObject({
+      labels: { topic },
+      value: 2,
+    });
+    expect(histogram.find((sample) => sample.metricName?.endsWith('_sum'))?.value).toBe(41);
+  });
 });
 
 describe('baton_consumer_lag_messages', () => {

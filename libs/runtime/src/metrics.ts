@@ -18,6 +18,8 @@ export const METRIC_NAMES = {
   handoffOutcomes: 'baton_handoff_outcomes_total',
   /** Histogram {handoff_type, issue_category}: from taking a handoff to committing its outputs. */
   processingSeconds: 'baton_handoff_processing_seconds',
+  /** Histogram {topic}: consumed messages committed per Kafka transaction; its count is the transactions. */
+  transactionMessages: 'baton_transaction_messages',
   /** Counter {handoff_type, code}: retries scheduled after a retriable failure. */
   retries: 'baton_handoff_retries_total',
   /** Counter {topic, reason}: records sent to a dead-letter topic, by error code. */
@@ -173,7 +175,15 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     labelNames: ['topic', 'reason'],
     registers: [registry],
   });
+  const transactions = new Histogram({
+    name: METRIC_NAMES.transactionMessages,
+    help: 'Consumed messages whose outputs, markers and offset one Kafka transaction committed, by source topic',
+    labelNames: ['topic'],
+    buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
+    registers: [registry],
+  });
   return {
+    transactionCommitted: ({ topic, messages }) => transactions.observe({ topic }, messages),
     processed: ({ record, labels, durationMs, outputs }) => {
       const handoff = eventLabels(labels, record.headers.ce_type);
       consumed.inc({ topic: record.topic, ...handoff, result: 'processed' });

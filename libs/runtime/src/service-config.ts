@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { BatonError } from '@baton/errors';
-import { DEFAULT_TOPIC_PREFIX, isLegalTopicName } from '@baton/kafka';
+import { DEFAULT_CONSUMER_TUNING, DEFAULT_TOPIC_PREFIX, isLegalTopicName, type ConsumerTuning } from '@baton/kafka';
 
 /** What every Baton service reads from its environment. */
 export interface ServiceConfig {
@@ -17,6 +17,8 @@ export interface ServiceConfig {
   instanceId: string;
   /** Retries of a message that names none. */
   defaultRetryLimit: number;
+  /** How the service's exactly-once consumers batch transactions and run tasks concurrently. */
+  consumerTuning: Readonly<ConsumerTuning>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,5 +86,25 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
     httpHost: env.HTTP_HOST?.trim() || '127.0.0.1',
     instanceId: env.BATON_INSTANCE_ID?.trim() || `${service}-${hostname()}-${process.pid}`,
     defaultRetryLimit: integerSetting(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
+    consumerTuning: consumerTuningOf(env),
+  });
+}
+
+/** The exactly-once consumers' bounds; the buffer grows with a concurrency set above it. */
+function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
+  const defaults = DEFAULT_CONSUMER_TUNING;
+  const maxConcurrency = integerSetting(env, 'BATON_MAX_CONCURRENCY', defaults.maxConcurrency, 1, 100_000);
+  return Object.freeze({
+    maxConcurrency,
+    maxBuffered: integerSetting(
+      env,
+      'BATON_MAX_BUFFERED',
+      Math.max(defaults.maxBuffered, maxConcurrency),
+      maxConcurrency,
+      1_000_000,
+    ),
+    commitIntervalMs: integerSetting(env, 'BATON_COMMIT_INTERVAL_MS', defaults.commitIntervalMs, 1, 60_000),
+    commitMaxMessages: integerSetting(env, 'BATON_COMMIT_MAX_MESSAGES', defaults.commitMaxMessages, 1, 100_000),
+    commitMaxBytes: defaults.commitMaxBytes,
   });
 }

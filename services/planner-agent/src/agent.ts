@@ -103,6 +103,8 @@ export function plannerAgent(env: Env = process.env) {
   return defineAgent({
     id: PLANNER_AGENT,
     handlers: { TASK_TRANSFER: plan, NOTIFICATION: childEnded },
+    // Each decision reads the workflow state the previous report of the same parent wrote.
+    readsOwnOutputs: true,
     routes(app, context) {
       const { config, topics, kafka, logger } = context;
       const read = readPlannerSettings(env);

@@ -98,6 +98,7 @@ export class AgentNegotiation {
         topic: control,
         instanceId: config.instanceId,
         defaultRetryLimit: config.defaultRetryLimit,
+        tuning: config.consumerTuning,
         processor: controlProcessor({
           agentId,
           card: agentCardInfo(this.agent),

@@ -40,6 +40,16 @@ export interface ConsumerObserver {
     attempts: number;
     deadLetterTopic: string;
   }): void;
+  /** One transaction committed the outcome of `messages` consumed messages with `outputs` records (markers included). */
+  transactionCommitted?(event: {
+    topic: string;
+    partition: number;
+    messages: number;
+    outputs: number;
+    durationMs: number;
+  }): void;
+  /** Taking up a partition failed (the broker or the processed-id catch-up); it is tried again after `delayMs`. */
+  partitionStartFailed?(event: { topic: string; partition: number; error: Error; delayMs: number }): void;
   /** Work for a partition stopped: lost in a rebalance, fenced by a newer owner, or a commit failed. */
   partitionStopped?(event: { topic: string; partition: number; reason: string }): void;
   partitionReady?(event: { topic: string; partition: number; catchUpMs: number }): void;

@@ -1,10 +1,13 @@
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import type { BatonError } from '@baton/errors';
 import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
-import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import { consumedRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
+import { consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
 import type { MessageProcessor } from './message-processor.js';
 import { PartitionWorker } from './partition-worker.js';
+import { Permits } from './permits.js';
 import { ProcessedIds } from './processed-ids.js';
 
 export interface ExactlyOnceConsumerOptions<T> {
@@ -18,7 +21,9 @@ export interface ExactlyOnceConsumerOptions<T> {
   defaultRetryLimit?: number;
   /** @default 200 ms doubling to 30 s */
   backoff?: BackoffPolicy;
-  /** Partitions processed at the same time by this instance. @default 16 */
+  /** Concurrency, buffering and transaction bounds; see DEFAULT_CONSUMER_TUNING. */
+  tuning?: Partial<ConsumerTuning>;
+  /** Partitions whose fetched batches are handed over at the same time. @default 16 */
   partitionsConsumedConcurrently?: number;
   /** @default 30 s */
   sessionTimeoutMs?: number;
@@ -30,25 +35,51 @@ export interface ExactlyOnceConsumerOptions<T> {
   now?: () => Date;
 }
 
+/** Fetch long polling: the broker answers as soon as data arrives, so a long wait costs no latency. */
+const FETCH_MAX_WAIT_MS = 1_000;
+
+/** Fetching waits while the instance's buffer is full; the group must still hear from it. */
+const HEARTBEAT_WHILE_WAITING_MS = 3_000;
+
+/** Taking up a partition again after a failure backs off, so a broker outage is not hammered. */
+const RESTART_BACKOFF: BackoffPolicy = { initialDelayMs: 200, maxDelayMs: 5_000, multiplier: 2 };
+
+/** One assigned partition: its worker once taken up, and whether it was given up meanwhile. */
+interface PartitionSlot<T> {
+  worker?: PartitionWorker<T>;
+  starting?: Promise<void>;
+  cancelled: boolean;
+}
+
 /**
- * Consumes one topic with exactly-once effect per message_id: each message's outputs, its
- * processed-id marker and the consumer offset are committed in one Kafka transaction by a
- * transactional producer per source partition (its transactional.id fences a previous owner of
- * the partition, so a zombie cannot commit after a rebalance). Transient failures are retried with
- * backoff without holding up other tasks; permanent ones go to `<topic>.dlq`.
+ * Consumes one topic with exactly-once effect per message_id. Messages of different tasks (record
+ * keys) are processed concurrently, a task's messages in order; the outputs, processed-id markers
+ * and offsets of many messages are committed together in one Kafka transaction by a transactional
+ * producer per source partition (its transactional.id fences a previous owner of the partition, so
+ * a zombie cannot commit after a rebalance). Transient failures are retried with backoff without
+ * holding up other tasks; permanent ones go to `<topic>.dlq`. A partition is taken up, and taken
+ * up again after a failed transaction, from its committed offset once the processed ids committed
+ * before are known.
  */
 export class ExactlyOnceConsumer<T> {
   private readonly consumer: Consumer;
   private readonly processedIds: ProcessedIds;
-  private readonly workers = new Map<number, Promise<PartitionWorker<T>>>();
+  private readonly tuning: Readonly<ConsumerTuning>;
+  private readonly concurrency: Permits;
+  private readonly buffered: Permits;
+  private readonly slots = new Map<number, PartitionSlot<T>>();
+  private admin: Promise<Admin> | undefined;
   private closing: Promise<void> | undefined;
   private running = false;
 
   constructor(private readonly options: ExactlyOnceConsumerOptions<T>) {
+    this.tuning = consumerTuning(options.tuning);
+    this.concurrency = new Permits(this.tuning.maxConcurrency);
+    this.buffered = new Permits(this.tuning.maxBuffered);
     this.consumer = options.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-      maxWaitTimeInMs: 250,
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
       // Read only committed records: a transaction aborted upstream must not be processed.
       readUncommitted: false,
     });
@@ -66,60 +97,128 @@ export class ExactlyOnceConsumer<T> {
   }
 
   async start(): Promise<void> {
+    const { topic } = this.options;
     await this.processedIds.start();
     await this.consumer.connect();
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       // Also after kafkajs restarted the consumer following a crash: it is taking work again.
       this.running = true;
-      const assigned = new Set(payload.memberAssignment[this.options.topic] ?? []);
-      for (const partition of [...this.workers.keys()]) {
-        if (!assigned.has(partition)) void this.dropWorker(partition, 'partition revoked in a rebalance');
+      const assigned = new Set(payload.memberAssignment[topic] ?? []);
+      for (const partition of [...this.slots.keys()]) {
+        if (!assigned.has(partition)) void this.giveUp(partition, 'partition revoked in a rebalance');
       }
+      for (const partition of assigned) this.takeUp(partition);
     });
     this.consumer.on(this.consumer.events.CRASH, () => {
       this.running = false;
     });
-    await this.consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
+    await this.consumer.subscribe({ topic, fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 16,
-      eachMessage: async ({ topic, partition, message }) => {
-        const worker = await this.worker(partition);
-        await worker.receive(consumedRecord(topic, partition, message));
+      // Hands records over and returns: kafkajs fetches again only when every batch of a fetch
+      // returned, so waiting here for handlers would hold up every partition behind the slowest.
+      eachBatch: async ({ batch, heartbeat, isStale, isRunning }) => {
+        const worker = this.slots.get(batch.partition)?.worker;
+        if (!worker) {
+          // Not taken up yet: dropped, and fetched again from the committed offset once it is.
+          this.takeUp(batch.partition);
+          return;
+        }
+        for (const message of batch.messages) {
+          if (isStale() || !isRunning() || worker.isStopped || this.closing) return;
+          if (!this.buffered.tryAcquire() && !(await this.waitForRoom(heartbeat))) return;
+          if (isStale() || !worker.receive(consumedRecord(topic, batch.partition, message))) {
+            this.buffered.release();
+            return;
+          }
+        }
       },
     });
     this.running = true;
   }
 
-  private worker(partition: number): Promise<PartitionWorker<T>> {
-    let worker = this.workers.get(partition);
-    if (!worker) {
-      worker = this.createWorker(partition);
-      this.workers.set(partition, worker);
-      worker.catch(() => this.workers.delete(partition));
+  /** Waits for buffer room, heartbeating meanwhile; false when the consumer is closing. */
+  private async waitForRoom(heartbeat: () => Promise<void>): Promise<boolean> {
+    const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_WHILE_WAITING_MS);
+    try {
+      return await this.buffered.acquire();
+    } finally {
+      clearInterval(beat);
     }
-    return worker.then(async (existing) => {
-      if (!existing.isStopped) return existing;
-      this.workers.delete(partition);
-      return this.worker(partition);
-    });
   }
 
-  private async createWorker(partition: number): Promise<PartitionWorker<T>> {
+  /** Starts taking up `partition` unless it is under way: fetching it pauses until its worker is ready. */
+  private takeUp(partition: number): void {
+    if (this.slots.has(partition) || this.closing) return;
+    const slot: PartitionSlot<T> = { cancelled: false };
+    this.slots.set(partition, slot);
+    this.consumer.pause([{ topic: this.options.topic, partitions: [partition] }]);
+    slot.starting = this.startWorker(partition, slot);
+  }
+
+  private async startWorker(partition: number, slot: PartitionSlot<T>): Promise<void> {
+    const { topic, observer } = this.options;
+    for (let attempt = 1; !slot.cancelled; attempt += 1) {
+      const started = performance.now();
+      const producer = this.transactionalProducer(partition);
+      try {
+        await producer.connect();
+        // Its first transaction fences an earlier owner and waits for that owner's open transaction to end.
+        await this.processedIds.catchUp(producer, partition, this.options.catchUpTimeoutMs ?? 60_000);
+        const offset = await this.committedOffset(partition);
+        if (slot.cancelled) {
+          await producer.disconnect();
+          return;
+        }
+        slot.worker = this.createWorker(partition, producer);
+        // Whatever kafkajs fetched before this point is stale: reading goes on from the committed offset.
+        this.consumer.seek({ topic, partition, offset });
+        this.consumer.resume([{ topic, partitions: [partition] }]);
+        observer?.partitionReady?.({ topic, partition, catchUpMs: performance.now() - started });
+        return;
+      } catch (error) {
+        await producer.disconnect().catch(() => undefined);
+        if (slot.cancelled) return;
+        const delayMs = backoffDelayMs(RESTART_BACKOFF, attempt);
+        observer?.partitionStartFailed?.({ topic, partition, error: error as Error, delayMs });
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
+  private transactionalProducer(partition: number): Producer {
     const { kafka, groupId, topic } = this.options;
-    const started = performance.now();
-    const producer = kafka.producer({
+    return kafka.producer({
       transactionalId: `${groupId}.${topic}.${partition}`,
       idempotent: true,
       maxInFlightRequests: 1,
       // A transaction right after another's commit meets CONCURRENT_TRANSACTIONS until the broker
       // has written the commit markers, a few ms. kafkajs's default first backoff of 300 ms made
       // every transaction take ~220 ms here; the Java client backs off 20 ms for the same reason.
-      retry: { initialRetryTime: 5, maxRetryTime: 1_000, retries: Number.MAX_SAFE_INTEGER },
+      retry: { initialRetryTime: 5, maxRetryTime: 1_000, retries: 10 },
     });
-    await producer.connect();
-    await this.processedIds.catchUp(producer, partition, this.options.catchUpTimeoutMs ?? 60_000);
-    this.options.observer?.partitionReady?.({ topic, partition, catchUpMs: performance.now() - started });
+  }
+
+  /** The group's committed offset of `partition`, else the partition's first offset. */
+  private async committedOffset(partition: number): Promise<string> {
+    const { groupId, topic, kafka } = this.options;
+    this.admin ??= (async () => {
+      const admin = kafka.admin();
+      await admin.connect();
+      return admin;
+    })();
+    this.admin.catch(() => (this.admin = undefined));
+    const admin = await this.admin;
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const offset = committed?.partitions.find((entry) => entry.partition === partition)?.offset ?? '-1';
+    if (offset !== '-1') return offset;
+    const watermarks = await admin.fetchTopicOffsets(topic);
+    return watermarks.find((entry) => entry.partition === partition)?.low ?? '0';
+  }
+
+  private createWorker(partition: number, producer: Producer): PartitionWorker<T> {
+    const { groupId, topic } = this.options;
     return new PartitionWorker<T>({
       topic,
       partition,
@@ -133,22 +232,43 @@ export class ExactlyOnceConsumer<T> {
       backoff: this.options.backoff ?? DEFAULT_BACKOFF,
       observer: this.options.observer ?? {},
       now: this.options.now ?? (() => new Date()),
+      tuning: this.tuning,
+      concurrency: this.concurrency,
+      releaseBuffered: (count) => this.buffered.release(count),
+      onFailure: (error) => this.restart(partition, error),
     });
   }
 
-  private async dropWorker(partition: number, reason: string): Promise<void> {
-    const worker = this.workers.get(partition);
-    this.workers.delete(partition);
-    await (await worker?.catch(() => undefined))?.stop(reason);
+  /** After a failed transaction: the partition is taken up anew, from its committed offset. */
+  private restart(partition: number, error: BatonError): void {
+    const slot = this.slots.get(partition);
+    if (!slot || slot.cancelled || this.closing) return;
+    this.slots.delete(partition);
+    this.options.observer?.partitionStartFailed?.({ topic: this.options.topic, partition, error, delayMs: 0 });
+    this.takeUp(partition);
   }
 
-  /** Stops fetching, lets work in progress finish, drops pending retries, disconnects. Idempotent. */
+  private async giveUp(partition: number, reason: string, drain = true): Promise<void> {
+    const slot = this.slots.get(partition);
+    if (!slot) return;
+    this.slots.delete(partition);
+    slot.cancelled = true;
+    await slot.starting;
+    await slot.worker?.stop(reason, drain);
+  }
+
+  /**
+   * Stops fetching, lets the work in progress finish and commits it, drops pending retries (the
+   * next owner redelivers them), then leaves the group. Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.running = false;
+      this.buffered.cancelWaiters();
+      await Promise.all([...this.slots.keys()].map((partition) => this.giveUp(partition, 'consumer closed')));
       await this.consumer.disconnect();
-      await Promise.all([...this.workers.keys()].map((partition) => this.dropWorker(partition, 'consumer closed')));
       await this.processedIds.stop();
+      await (await this.admin?.catch(() => undefined))?.disconnect();
     })();
     return this.closing;
   }

@@ -42,4 +42,10 @@ export interface MessageProcessor<T> {
   process(message: DecodedMessage<T>, context: ProcessingContext): Promise<OutputRecord[]>;
   /** Extra records to publish with a dead letter, e.g. an outcome event. */
   deadLetterOutputs?(context: DeadLetterContext<T>): OutputRecord[];
+  /**
+   * True when processing reads state that this processor's own earlier outputs wrote (a store read
+   * back from a topic): a task's next message then starts only once the previous one's
+   * transaction has committed, instead of as soon as it finished, and that transaction commits at once.
+   */
+  readsOwnOutputs?: boolean;
 }

@@ -1,14 +1,17 @@
 import type { Producer } from 'kafkajs';
 import { BatonError, isBatonError } from '@baton/errors';
 import { deadLetterHeaders } from '../headers/dead-letter-headers.js';
+import { isReplay } from '../headers/replay-headers.js';
 import { backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
-import type { ConsumerObserver } from './consumer-events.js';
+import type { ConsumerObserver, MessageLabels } from './consumer-events.js';
+import type { ConsumerTuning } from './consumer-tuning.js';
+import { KeyLanes } from './key-lanes.js';
 import type { DecodedMessage, MessageProcessor } from './message-processor.js';
 import { OffsetTracker } from './offset-tracker.js';
-import type { MessageResult, ProcessedIds } from './processed-ids.js';
-import { isReplay } from '../headers/replay-headers.js';
-import { TaskGate } from './task-gate.js';
+import type { Permits } from './permits.js';
+import type { ProcessedIds } from './processed-ids.js';
+import { produceRequests, recordBytes, type TransactionRecord } from './produce-requests.js';
 
 export interface PartitionWorkerSettings<T> {
   topic: string;
@@ -18,15 +21,26 @@ export interface PartitionWorkerSettings<T> {
   deadLetterTopic: string;
   processor: MessageProcessor<T>;
   processedIds: ProcessedIds;
+  /** Transactional, owned by this worker: its transactional.id fences any earlier owner of the partition. */
   producer: Producer;
   defaultRetryLimit: number;
   backoff: BackoffPolicy;
   observer: ConsumerObserver;
   now: () => Date;
+  tuning: Readonly<ConsumerTuning>;
+  /** Handler slots, shared by the instance's partitions. */
+  concurrency: Permits;
+  /** Gives back the instance's buffer room taken by `count` received messages, now committed or dropped. */
+  releaseBuffered(count: number): void;
+  /** A transaction failed (not fenced): the partition must start over from its committed offset. */
+  onFailure(error: BatonError): void;
 }
 
 /** Records without a key share one ordering lane. */
 const NO_KEY = '\u0000no-key';
+
+/** Produce requests stay under the broker's default message.max.bytes (1 MiB) per partition batch. */
+const MAX_REQUEST_BYTES = 512 * 1024;
 
 /**
  * Failures of the platform, not of the message: they are retried for as long as they last
@@ -50,97 +64,179 @@ function errorClassName(error: BatonError): string {
   return current instanceof Error ? current.constructor.name : typeof current;
 }
 
+/** The broker's fencing answer, found down the cause chain kafkajs wraps it in; undefined if not fenced. */
+function fencedBy(error: unknown): string | undefined {
+  for (let current: unknown = error; current !== undefined && current !== null;) {
+    const { type, cause } = current as { type?: string; cause?: unknown };
+    if (type !== undefined && FENCED.has(type)) return type;
+    current = cause === current ? undefined : cause;
+  }
+  return undefined;
+}
+
+const laneOf = (record: ConsumedRecord): string => record.key ?? NO_KEY;
+
+/** What became of one message; it takes effect when the transaction that carries it commits. */
+interface Finished {
+  record: ConsumedRecord;
+  offset: bigint;
+  kind: 'processed' | 'duplicate' | 'dead_lettered';
+  messageId: string | undefined;
+  labels: MessageLabels;
+  /** Its outputs, dead letter included, in the order they are written. */
+  outputs: OutputRecord[];
+  attempt: number;
+  startedAt: number;
+  error?: BatonError;
+  /** The next message of its task waits for this one's commit (MessageProcessor.readsOwnOutputs). */
+  holdsTask?: boolean;
+}
+
+interface RetryLater {
+  kind: 'retry';
+  record: ConsumedRecord;
+  messageId: string | undefined;
+  labels: MessageLabels;
+  error: BatonError;
+  attempt: number;
+  /** Stays `attempt` when the failure was the platform's, not the message's. */
+  nextAttempt: number;
+}
+
 /**
- * All work on one partition of the source topic, in one serial lane: first attempts in offset
- * order, retries when their backoff ends. A message waiting for a retry blocks only its own task
- * (its key); the offset committed never passes it, so a crash redelivers it, and the processed-id
- * markers make the redelivered messages that had finished count once.
+ * All work on one partition of the source topic. Messages of different keys (tasks) run
+ * concurrently, up to the instance's concurrency; a key's messages run one at a time in offset
+ * order, so a message waiting for a retry holds back only its own task. Finished messages are
+ * committed together: their outputs, processed-id markers and the partition's committable offset
+ * in one Kafka transaction, which closes when no other message is in progress, or at the size
+ * bounds, or after the commit interval. The committed offset never passes an unfinished message,
+ * so a crash redelivers it, and the processed-id markers make the redelivered messages that had
+ * finished count once. A transaction that fails stops the worker: the partition starts over from
+ * its committed offset.
  */
 export class PartitionWorker<T> {
-  private lane: Promise<void> = Promise.resolve();
   private readonly offsets = new OffsetTracker();
-  private readonly gate = new TaskGate<ConsumedRecord>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private stopped = false;
+  private readonly lanes = new KeyLanes<ConsumedRecord>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /** Messages in a transaction not committed yet, by id: a redelivery meanwhile is a duplicate. */
+  private readonly uncommitted = new Map<string, Finished>();
+  private batch: Finished[] = [];
+  private batchBytes = 0;
+  private batchOpenedAt = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private committing: Promise<void> | undefined;
+  /** Attempts started and not ended, waiting for a handler slot included. */
+  private inProgress = 0;
+  /** Messages received and not yet committed or dropped: the instance's buffer room this worker holds. */
+  private buffered = 0;
+  private state: 'running' | 'draining' | 'stopped' = 'running';
+  private drained: (() => void) | undefined;
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly settings: PartitionWorkerSettings<T>) {}
 
   get isStopped(): boolean {
-    return this.stopped;
+    return this.state !== 'running';
   }
 
-  /** Takes a record in offset order; resolves when its first attempt (and what it released) is done. */
-  receive(record: ConsumedRecord): Promise<void> {
-    this.offsets.begin(BigInt(record.offset));
-    return this.enqueue(async () => {
-      const key = record.key ?? NO_KEY;
-      if (this.gate.isBlocked(key)) this.gate.hold(key, record);
-      else await this.attempt(record, 1);
+  /**
+   * Takes a record in offset order and starts it when its task has nothing earlier in progress.
+   * False when the record is not taken (already received, or the worker stopped): the caller keeps
+   * its buffer room.
+   */
+  receive(record: ConsumedRecord): boolean {
+    const offset = BigInt(record.offset);
+    if (this.state !== 'running' || this.offsets.hasReceived(offset)) return false;
+    this.offsets.begin(offset);
+    this.buffered += 1;
+    if (this.lanes.push(laneOf(record), record)) this.start(record, 1);
+    return true;
+  }
+
+  /**
+   * Stops taking work and drops pending retries: the next owner gets them again from the committed
+   * offset. With `drain`, the messages in progress finish and are committed first. Idempotent.
+   */
+  stop(reason: string, drain = false): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const timer of this.retryTimers) clearTimeout(timer);
+      this.retryTimers.clear();
+      if (drain && this.state === 'running') {
+        this.state = 'draining';
+        await new Promise<void>((resolve) => {
+          this.drained = resolve;
+          this.checkDrained();
+        });
+      }
+      this.state = 'stopped';
+      clearTimeout(this.flushTimer);
+      await this.committing;
+      this.settings.releaseBuffered(this.buffered);
+      this.buffered = 0;
+      await this.settings.producer.disconnect().catch(() => undefined);
+      this.settings.observer.partitionStopped?.({
+        topic: this.settings.topic,
+        partition: this.settings.partition,
+        reason,
+      });
+    })();
+    return this.stopping;
+  }
+
+  private start(record: ConsumedRecord, attempt: number): void {
+    this.inProgress += 1;
+    void this.run(record, attempt).finally(() => {
+      this.inProgress -= 1;
+      this.scheduleFlush();
     });
   }
 
-  /** Stops taking work and drops retries: the next owner gets them again from the committed offset. */
-  async stop(reason: string): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await this.lane;
-    await this.settings.producer.disconnect();
-    this.settings.observer.partitionStopped?.({
-      topic: this.settings.topic,
-      partition: this.settings.partition,
-      reason,
-    });
+  private async run(record: ConsumedRecord, attempt: number): Promise<void> {
+    const { concurrency } = this.settings;
+    if (!(await concurrency.acquire())) return;
+    let outcome: Finished | RetryLater;
+    try {
+      if (this.hasStopped()) return;
+      outcome = await this.attempt(record, attempt);
+    } finally {
+      concurrency.release();
+    }
+    // Stopped while the handler ran: the next owner of the partition processes the message again.
+    if (this.hasStopped()) return;
+    if (outcome.kind === 'retry') this.scheduleRetry(outcome);
+    else this.finish(outcome);
   }
 
-  private enqueue(work: () => Promise<void>): Promise<void> {
-    const run = this.lane.then(() => (this.stopped ? undefined : work()));
-    this.lane = run.catch(() => undefined);
-    return run;
-  }
-
-  private async attempt(record: ConsumedRecord, attempt: number): Promise<void> {
-    const { processor, processedIds, partition } = this.settings;
-    const started = performance.now();
+  private async attempt(record: ConsumedRecord, attempt: number): Promise<Finished | RetryLater> {
+    const { processor } = this.settings;
+    const startedAt = performance.now();
     let message: DecodedMessage<T> | undefined;
     try {
       message = await processor.decode(record);
-      if (
-        processedIds.has(partition, message.messageId) ||
-        (processedIds.wasDeadLettered(partition, message.messageId) && !isReplay(record.headers))
-      ) {
-        await this.commit(record, [], undefined);
-        this.settings.observer.duplicate?.({ record, messageId: message.messageId, labels: message.labels ?? {} });
-      } else {
-        if (message.expiresAt !== undefined && Date.parse(message.expiresAt) <= this.settings.now().getTime()) {
-          throw new BatonError('HANDOFF_EXPIRED', `message expired at ${message.expiresAt}`, {
-            path: '/metadata/expiration_time',
-          });
-        }
-        const outputs = await processor.process(message, { record, attempt });
-        await this.commit(record, outputs, message.messageId);
-        this.settings.observer.processed?.({
-          record,
-          messageId: message.messageId,
-          labels: message.labels ?? {},
-          attempt,
-          durationMs: performance.now() - started,
-          outputs,
+      const finished = { record, offset: BigInt(record.offset), messageId: message.messageId, attempt, startedAt };
+      const labels = message.labels ?? {};
+      if (this.isDuplicate(message.messageId, record)) return { ...finished, kind: 'duplicate', labels, outputs: [] };
+      if (message.expiresAt !== undefined && Date.parse(message.expiresAt) <= this.settings.now().getTime()) {
+        throw new BatonError('HANDOFF_EXPIRED', `message expired at ${message.expiresAt}`, {
+          path: '/metadata/expiration_time',
         });
       }
+      const outputs = await processor.process(message, { record, attempt });
+      return { ...finished, kind: 'processed', labels, outputs };
     } catch (thrown) {
-      if (this.isFenced(thrown)) return;
       const error = asBatonError(thrown);
-      if (INFRASTRUCTURE_CODES.has(error.code)) {
-        this.scheduleRetry(record, message, error, attempt, attempt);
-        return;
-      }
+      const retry = (nextAttempt: number): RetryLater => ({
+        kind: 'retry',
+        record,
+        messageId: message?.messageId,
+        labels: message?.labels ?? {},
+        error,
+        attempt,
+        nextAttempt,
+      });
+      if (INFRASTRUCTURE_CODES.has(error.code)) return retry(attempt);
       const retryLimit = message?.retryLimit ?? this.settings.defaultRetryLimit;
-      if (error.retriable && attempt <= retryLimit) {
-        this.scheduleRetry(record, message, error, attempt);
-        return;
-      }
+      if (error.retriable && attempt <= retryLimit) return retry(attempt + 1);
       const final =
         error.retriable && attempt > retryLimit
           ? new BatonError('RETRIES_EXHAUSTED', `gave up after ${attempt} attempts: ${error.message}`, {
@@ -148,55 +244,27 @@ export class PartitionWorker<T> {
               details: { lastErrorCode: error.code },
             })
           : error;
-      if (!(await this.deadLetter(record, message, final, attempt))) return;
-    }
-    await this.releaseHeld(record);
-  }
-
-  /** Retries `record` after a backoff; `nextAttempt` stays `attempt` when the failure was not the message's. */
-  private scheduleRetry(
-    record: ConsumedRecord,
-    message: DecodedMessage<T> | undefined,
-    error: BatonError,
-    attempt: number,
-    nextAttempt = attempt + 1,
-  ): void {
-    const key = record.key ?? NO_KEY;
-    this.gate.block(key);
-    const delayMs = backoffDelayMs(this.settings.backoff, attempt);
-    this.settings.observer.retryScheduled?.({
-      record,
-      messageId: message?.messageId,
-      labels: message?.labels ?? {},
-      error,
-      attempt,
-      delayMs,
-    });
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.enqueue(() => this.attempt(record, nextAttempt)).catch(() => undefined);
-    }, delayMs);
-    this.timers.add(timer);
-  }
-
-  /** After a message of a blocked task finished, its held messages go on in order until one blocks again. */
-  private async releaseHeld(record: ConsumedRecord): Promise<void> {
-    const key = record.key ?? NO_KEY;
-    if (!this.gate.isBlocked(key)) return;
-    const held = this.gate.release(key);
-    for (const next of held) {
-      if (this.gate.isBlocked(key)) this.gate.hold(key, next);
-      else await this.attempt(next, 1);
+      return this.deadLetter(record, message, final, attempt, startedAt);
     }
   }
 
-  /** Returns false when the partition was lost while dead-lettering. */
-  private async deadLetter(
+  /** Already committed, or in a transaction on its way: processed, or dead-lettered and not replayed. */
+  private isDuplicate(messageId: string, record: ConsumedRecord): boolean {
+    const { processedIds, partition } = this.settings;
+    const pending = this.uncommitted.get(messageId)?.kind;
+    if (pending === 'processed' || processedIds.has(partition, messageId)) return true;
+    return (
+      (pending === 'dead_lettered' || processedIds.wasDeadLettered(partition, messageId)) && !isReplay(record.headers)
+    );
+  }
+
+  private deadLetter(
     record: ConsumedRecord,
     message: DecodedMessage<T> | undefined,
     error: BatonError,
     attempts: number,
-  ): Promise<boolean> {
+    startedAt: number,
+  ): Finished {
     const { deadLetterTopic, processor } = this.settings;
     const letter: OutputRecord = {
       topic: deadLetterTopic,
@@ -218,74 +286,197 @@ export class PartitionWorker<T> {
       }),
     };
     const extra = processor.deadLetterOutputs?.({ record, message, error, attempts }) ?? [];
-    try {
-      await this.commit(record, [letter, ...extra], message?.messageId, 'dead_lettered');
-    } catch (thrown) {
-      if (this.isFenced(thrown)) return false;
-      // The dead-letter topic itself cannot be written: retry the whole message later rather than lose it.
-      this.scheduleRetry(record, message, asBatonError(thrown), attempts, attempts);
-      return false;
-    }
-    this.settings.observer.deadLettered?.({
+    return {
       record,
+      offset: BigInt(record.offset),
+      kind: 'dead_lettered',
       messageId: message?.messageId,
       labels: message?.labels ?? {},
+      outputs: [letter, ...extra],
+      attempt: attempts,
+      startedAt,
       error,
-      attempts,
-      deadLetterTopic,
+    };
+  }
+
+  /** Retries the head of a task's lane after a backoff; the task's later messages wait for it. */
+  private scheduleRetry(retry: RetryLater): void {
+    if (this.state !== 'running') return;
+    const delayMs = backoffDelayMs(this.settings.backoff, retry.attempt);
+    this.settings.observer.retryScheduled?.({
+      record: retry.record,
+      messageId: retry.messageId,
+      labels: retry.labels,
+      error: retry.error,
+      attempt: retry.attempt,
+      delayMs,
     });
-    return true;
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (this.state === 'running') this.start(retry.record, retry.nextAttempt);
+    }, delayMs);
+    this.retryTimers.add(timer);
   }
 
-  /** Writes outputs, the processed-id marker and the committable offset in one transaction. */
-  private async commit(
-    record: ConsumedRecord,
-    outputs: OutputRecord[],
-    messageId: string | undefined,
-    result: MessageResult = 'processed',
-  ): Promise<void> {
-    const { producer, processedIds, groupId, topic, partition } = this.settings;
-    const offset = BigInt(record.offset);
-    const transaction = await producer.transaction();
-    try {
-      for (const output of outputs) {
-        await transaction.send({
-          topic: output.topic,
-          messages: [{ key: output.key, value: output.value, headers: output.headers, partition: output.partition }],
-        });
-      }
-      if (messageId !== undefined) {
-        await transaction.send({
+  /** Adds a finished message to the open transaction and starts the next message of its task. */
+  private finish(finished: Finished): void {
+    if (finished.messageId !== undefined && finished.kind !== 'duplicate') {
+      this.uncommitted.set(finished.messageId, finished);
+    }
+    if (this.batch.length === 0) this.batchOpenedAt = performance.now();
+    this.batch.push(finished);
+    for (const output of finished.outputs) this.batchBytes += recordBytes(output);
+    if (this.settings.processor.readsOwnOutputs) finished.holdsTask = true;
+    else this.startNextOfTask(finished);
+  }
+
+  private startNextOfTask(finished: Finished): void {
+    const next = this.lanes.advance(laneOf(finished.record));
+    if (next && this.state === 'running') this.start(next, 1);
+  }
+
+  /**
+   * Commits at once when nothing else is in progress (a light load waits for nothing) or a size
+   * bound is reached; otherwise within the commit interval of the first message waiting.
+   */
+  private scheduleFlush(): void {
+    if (this.state === 'stopped' || this.committing || this.batch.length === 0) {
+      this.checkDrained();
+      return;
+    }
+    const { commitMaxMessages, commitMaxBytes, commitIntervalMs } = this.settings.tuning;
+    if (
+      this.inProgress === 0 ||
+      this.settings.processor.readsOwnOutputs === true ||
+      this.batch.length >= commitMaxMessages ||
+      this.batchBytes >= commitMaxBytes
+    ) {
+      this.flush();
+      return;
+    }
+    this.flushTimer ??= setTimeout(
+      () => {
+        this.flushTimer = undefined;
+        this.flush();
+      },
+      Math.max(0, this.batchOpenedAt + commitIntervalMs - performance.now()),
+    );
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.committing || this.batch.length === 0 || this.state === 'stopped') return;
+    const batch = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    this.committing = this.commit(batch).finally(() => {
+      this.committing = undefined;
+      this.scheduleFlush();
+    });
+  }
+
+  /** One transaction for the batch: outputs and markers in as few produce requests as fit, then the offset. */
+  private async commit(batch: Finished[]): Promise<void> {
+    const { producer, processedIds, groupId, topic, partition, observer } = this.settings;
+    const started = performance.now();
+    for (const finished of batch) this.offsets.finish(finished.offset);
+    const committable = this.offsets.committable() as bigint;
+    const records: TransactionRecord[] = [];
+    for (const finished of batch) {
+      records.push(...finished.outputs);
+      if (finished.messageId !== undefined && finished.kind !== 'duplicate') {
+        records.push({
           topic: processedIds.topic,
-          messages: [processedIds.marker(partition, messageId, record.offset, result)],
+          ...processedIds.marker(partition, finished.messageId, finished.record.offset, finished.kind),
         });
       }
-      const committable = this.offsets.committableAfter(offset) ?? offset + 1n;
-      await transaction.sendOffsets({
-        consumerGroupId: groupId,
-        topics: [{ topic, partitions: [{ partition, offset: committable.toString() }] }],
-      });
-      await transaction.commit();
-    } catch (error) {
-      await transaction.abort().catch(() => undefined);
-      throw isBatonError(error)
-        ? error
-        : new BatonError('KAFKA_UNAVAILABLE', `transaction failed: ${(error as Error).message}`, { cause: error });
     }
-    if (messageId !== undefined) processedIds.add(partition, messageId, result);
-    this.offsets.finish(offset);
+    try {
+      const transaction = await producer.transaction();
+      try {
+        for (const topicMessages of produceRequests(records, MAX_REQUEST_BYTES)) {
+          await transaction.sendBatch({ topicMessages });
+        }
+        await transaction.sendOffsets({
+          consumerGroupId: groupId,
+          topics: [{ topic, partitions: [{ partition, offset: committable.toString() }] }],
+        });
+        await transaction.commit();
+      } catch (error) {
+        await transaction.abort().catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.buffered -= batch.length;
+    this.settings.releaseBuffered(batch.length);
+    for (const finished of batch) {
+      if (finished.messageId !== undefined && finished.kind !== 'duplicate') {
+        processedIds.add(partition, finished.messageId, finished.kind);
+        if (this.uncommitted.get(finished.messageId) === finished) this.uncommitted.delete(finished.messageId);
+      }
+      this.report(finished);
+      if (finished.holdsTask) this.startNextOfTask(finished);
+    }
+    observer.transactionCommitted?.({
+      topic,
+      partition,
+      messages: batch.length,
+      outputs: records.length,
+      durationMs: performance.now() - started,
+    });
   }
 
-  private isFenced(error: unknown): boolean {
-    // kafkajs wraps the broker's answer in retry errors; the protocol error is down the cause chain.
-    for (let current: unknown = error; current !== undefined && current !== null;) {
-      const { type, cause } = current as { type?: string; cause?: unknown };
-      if (type !== undefined && FENCED.has(type)) {
-        void this.stop(`fenced: ${type}`);
-        return true;
-      }
-      current = cause === current ? undefined : cause;
+  private report(finished: Finished): void {
+    const { observer, deadLetterTopic } = this.settings;
+    const { record, messageId, labels } = finished;
+    if (finished.kind === 'duplicate' && messageId !== undefined) {
+      observer.duplicate?.({ record, messageId, labels });
+    } else if (finished.kind === 'processed' && messageId !== undefined) {
+      observer.processed?.({
+        record,
+        messageId,
+        labels,
+        attempt: finished.attempt,
+        durationMs: performance.now() - finished.startedAt,
+        outputs: finished.outputs,
+      });
+    } else if (finished.kind === 'dead_lettered' && finished.error) {
+      observer.deadLettered?.({
+        record,
+        messageId,
+        labels,
+        error: finished.error,
+        attempts: finished.attempt,
+        deadLetterTopic,
+      });
     }
-    return false;
+  }
+
+  /** Nothing of an aborted transaction took effect; the partition starts over from its committed offset. */
+  private fail(error: unknown): void {
+    const fenced = fencedBy(error);
+    this.state = 'stopped';
+    this.drained?.();
+    const reason = fenced
+      ? `fenced: ${fenced}`
+      : `transaction failed: ${error instanceof Error ? error.message : String(error)}`;
+    void this.stop(reason);
+    if (!fenced) {
+      this.settings.onFailure(new BatonError('KAFKA_UNAVAILABLE', reason, { cause: error }));
+    }
+  }
+
+  private hasStopped(): boolean {
+    return this.state === 'stopped';
+  }
+
+  private checkDrained(): void {
+    if (this.state === 'draining' && this.inProgress === 0 && this.batch.length === 0 && !this.committing) {
+      this.drained?.();
+    }
   }
 }

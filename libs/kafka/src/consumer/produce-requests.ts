@@ -1,0 +1,38 @@
+import type { TopicMessages } from 'kafkajs';
+import type { OutputRecord } from './consumed-record.js';
+
+/** A record to write in a transaction: an output, or a processed-id marker (value as text). */
+export type TransactionRecord = Omit<OutputRecord, 'value'> & { value: Buffer | string };
+
+/** Bytes a record takes on the wire, near enough to size produce requests. */
+export function recordBytes(record: TransactionRecord): number {
+  let bytes = 64 + Buffer.byteLength(record.key) + Buffer.byteLength(record.value);
+  for (const [name, value] of Object.entries(record.headers ?? {})) bytes += name.length + Buffer.byteLength(value);
+  return bytes;
+}
+
+/**
+ * Groups records into as few produce requests as possible, each at most `maxBytes` (a record larger
+ * than that goes alone): a broker refuses a record batch over its message.max.bytes (1 MiB by
+ * default), and kafkajs sends one batch per partition per request without splitting it. Order is
+ * kept within each topic, which keeps it within each partition.
+ */
+export function produceRequests(records: readonly TransactionRecord[], maxBytes: number): TopicMessages[][] {
+  const requests: TopicMessages[][] = [];
+  let current = new Map<string, TopicMessages>();
+  let currentBytes = 0;
+  for (const record of records) {
+    const bytes = recordBytes(record);
+    if (currentBytes > 0 && currentBytes + bytes > maxBytes) {
+      requests.push([...current.values()]);
+      current = new Map();
+      currentBytes = 0;
+    }
+    let topic = current.get(record.topic);
+    if (!topic) current.set(record.topic, (topic = { topic: record.topic, messages: [] }));
+    topic.messages.push({ key: record.key, value: record.value, headers: record.headers, partition: record.partition });
+    currentBytes += bytes;
+  }
+  if (currentBytes > 0) requests.push([...current.values()]);
+  return requests;
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONSUMER_TUNING } from '@baton/kafka';
+import { loadServiceConfig } from './service-config.js';
+
+const env = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://localhost:8081' };
+
+describe('loadServiceConfig: consumer tuning', () => {
+  it('takes the engine defaults when nothing is set', () => {
+    expect(loadServiceConfig('s', env).consumerTuning).toEqual(DEFAULT_CONSUMER_TUNING);
+  });
+
+  it('reads concurrency, buffer and commit bounds, growing the buffer with a larger concurrency', () => {
+    const tuning = loadServiceConfig('s', {
+      ...env,
+      BATON_MAX_CONCURRENCY: '5000',
+      BATON_COMMIT_INTERVAL_MS: '20',
+      BATON_COMMIT_MAX_MESSAGES: '50',
+    }).consumerTuning;
+    expect(tuning).toMatchObject({
+      maxConcurrency: 5000,
+      maxBuffered: 5000,
+      commitIntervalMs: 20,
+      commitMaxMessages: 50,
+    });
+  });
+
+  it('refuses a buffer smaller than the concurrency, naming the variable', () => {
+    expect(() => loadServiceConfig('s', { ...env, BATON_MAX_CONCURRENCY: '100', BATON_MAX_BUFFERED: '10' })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/BATON_MAX_BUFFERED' }),
+    );
+  });
+});
