@@ -1,6 +1,7 @@
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Admin, type Kafka, type Producer, type RecordMetadata } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import type { OutputRecord } from './consumer/consumed-record.js';
+import { MAX_REQUEST_BYTES, produceRequests } from './consumer/produce-requests.js';
 import { LazyConnection } from './context-store/lazy-connection.js';
 import { createProducer } from './create-kafka.js';
 
@@ -34,12 +35,17 @@ function isRefusedRecord(error: unknown): boolean {
  * read-committed readers, or none (a replay and its audit entry, say). The transactional id fences
  * an earlier process that used the same id. Sends that arrive while a transaction is under way are
  * committed together in the next one (group commit), each send still all or nothing: a burst costs
- * one transaction, not one each. A group the broker refuses for one send's record is sent again one
- * send per transaction, so only that send fails.
+ * one transaction and a few produce requests, not one each. A group the broker refuses for one
+ * send's record is sent again one send per transaction, so only that send fails.
  */
 export class TransactionalSender {
   private readonly producer: Producer;
   private readonly connection: LazyConnection;
+  private readonly admin: Admin;
+  private readonly adminConnection: LazyConnection;
+  /** The producer's own partitioner, applied here so each record's partition, and so its offset, is known. */
+  private readonly partitioner = Partitioners.DefaultPartitioner();
+  private readonly partitionCounts = new Map<string, Promise<number>>();
   /** Whether a send has connected, or tried to: close then disconnects. */
   private used = false;
   private readonly queue: QueuedSend[] = [];
@@ -54,6 +60,8 @@ export class TransactionalSender {
       retry: { initialRetryTime: 5, maxRetryTime: 1_000, retries: 10 },
     });
     this.connection = new LazyConnection(this.producer);
+    this.admin = kafka.admin();
+    this.adminConnection = new LazyConnection(this.admin);
   }
 
   send(records: OutputRecord[]): Promise<SentRecord[]> {
@@ -65,14 +73,12 @@ export class TransactionalSender {
 
   private next(): void {
     if (this.sending !== undefined || this.queue.length === 0) return;
-    let count = 0;
-    let taken = 0;
-    while (
-      taken < this.queue.length &&
-      (taken === 0 || count + (this.queue[taken]?.records.length ?? 0) <= GROUP_MAX_RECORDS)
-    ) {
-      count += this.queue[taken]?.records.length ?? 0;
-      taken += 1;
+    let taken = 1;
+    let count = this.queue[0]?.records.length ?? 0;
+    for (; taken < this.queue.length; taken += 1) {
+      const more = this.queue[taken]?.records.length ?? 0;
+      if (count + more > GROUP_MAX_RECORDS) break;
+      count += more;
     }
     const group = this.queue.splice(0, taken);
     this.sending = this.sendGroup(group).finally(() => {
@@ -105,16 +111,14 @@ export class TransactionalSender {
     // A connection that failed is tried again by the next send: an outage must not outlive itself.
     this.used = true;
     await this.connection.ensure();
+    const placed = await this.place(records);
     const transaction = await this.producer.transaction();
     try {
       const sent: SentRecord[] = [];
-      // One request per record, in order: each caller learns where each of its records went.
-      for (const record of records) {
-        const [metadata] = await transaction.send({
-          topic: record.topic,
-          messages: [{ key: record.key, value: record.value, headers: record.headers, partition: record.partition }],
-        });
-        sent.push({ topic: record.topic, partition: metadata?.partition ?? -1, offset: metadata?.baseOffset ?? '-1' });
+      for (const topicMessages of produceRequests(placed, MAX_REQUEST_BYTES)) {
+        const metadata = await transaction.sendBatch({ topicMessages });
+        const requestRecords = placed.slice(sent.length, sent.length + countMessages(topicMessages));
+        sent.push(...offsetsOf(requestRecords, metadata));
       }
       await transaction.commit();
       return sent;
@@ -124,8 +128,64 @@ export class TransactionalSender {
     }
   }
 
+  /** Each record with its partition: its own, else the one the key hashes to, as the producer would choose. */
+  private async place(records: OutputRecord[]): Promise<(OutputRecord & { partition: number })[]> {
+    const counts = new Map<string, number>();
+    for (const topic of new Set(records.map((record) => record.topic))) {
+      counts.set(topic, await this.partitionCount(topic));
+    }
+    return records.map((record) => ({
+      ...record,
+      partition:
+        record.partition ??
+        this.partitioner({
+          topic: record.topic,
+          partitionMetadata: Array.from({ length: counts.get(record.topic) ?? 1 }, (_, partitionId) => ({
+            partitionId,
+            leader: 0,
+            partitionErrorCode: 0,
+            replicas: [],
+            isr: [],
+          })),
+          message: { key: record.key, value: record.value },
+        }),
+    }));
+  }
+
+  private partitionCount(topic: string): Promise<number> {
+    let count = this.partitionCounts.get(topic);
+    if (count === undefined) {
+      count = (async () => {
+        await this.adminConnection.ensure();
+        const metadata = await this.admin.fetchTopicMetadata({ topics: [topic] });
+        const partitions = metadata.topics[0]?.partitions.length ?? 0;
+        if (partitions === 0) throw new BatonError('KAFKA_UNAVAILABLE', `topic ${topic} has no partitions`);
+        return partitions;
+      })();
+      this.partitionCounts.set(topic, count);
+      count.catch(() => this.partitionCounts.delete(topic));
+    }
+    return count;
+  }
+
   async close(): Promise<void> {
     await this.sending;
-    if (this.used) await this.producer.disconnect();
+    if (this.used) await Promise.all([this.producer.disconnect(), this.admin.disconnect()]);
   }
+}
+
+function countMessages(topicMessages: { messages: unknown[] }[]): number {
+  return topicMessages.reduce((sum, topic) => sum + topic.messages.length, 0);
+}
+
+/** Within one request, a partition's records sit at consecutive offsets from the batch's base offset. */
+function offsetsOf(records: (OutputRecord & { partition: number })[], metadata: RecordMetadata[]): SentRecord[] {
+  const next = new Map<string, bigint>();
+  for (const entry of metadata) next.set(`${entry.topicName}:${entry.partition}`, BigInt(entry.baseOffset ?? '-1'));
+  return records.map((record) => {
+    const key = `${record.topic}:${record.partition}`;
+    const offset = next.get(key) ?? -1n;
+    next.set(key, offset + 1n);
+    return { topic: record.topic, partition: record.partition, offset: offset.toString() };
+  });
 }

@@ -52,7 +52,16 @@ export class Tracker {
     const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
     registerTaskGauges(registry, book);
     const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
-    const createdTopics = new Set([topics.events]);
+    // One creation per topic, shared by the sends that need it meanwhile.
+    const topicsCreated = new Map<string, Promise<void>>([[topics.events, Promise.resolve()]]);
+    const ensureTopic = (topic: string): Promise<void> => {
+      const known = topicsCreated.get(topic);
+      if (known !== undefined) return known;
+      const created = createTopics(config.kafkaBrokers, [{ topic, ...sizing }]).then(() => undefined);
+      topicsCreated.set(topic, created);
+      created.catch(() => topicsCreated.delete(topic));
+      return created;
+    };
     const coordinator = new NegotiationCoordinator({
       book,
       topics,
@@ -67,16 +76,7 @@ export class Tracker {
       }),
       // A receiver's control topic may not exist yet: its agent creates it when it starts.
       async send(records: OutputRecord[]) {
-        const missing = [...new Set(records.map((record) => record.topic))].filter(
-          (topic) => !createdTopics.has(topic),
-        );
-        if (missing.length > 0) {
-          await createTopics(
-            config.kafkaBrokers,
-            missing.map((topic) => ({ topic, ...sizing })),
-          );
-          for (const topic of missing) createdTopics.add(topic);
-        }
+        await Promise.all([...new Set(records.map((record) => record.topic))].map(ensureTopic));
         return sender.send(records);
       },
     });

@@ -11,7 +11,7 @@ import type { DecodedMessage, MessageProcessor } from './message-processor.js';
 import { OffsetTracker } from './offset-tracker.js';
 import type { Permits } from './permits.js';
 import type { ProcessedIds } from './processed-ids.js';
-import { produceRequests, recordBytes, type TransactionRecord } from './produce-requests.js';
+import { MAX_REQUEST_BYTES, produceRequests, recordBytes, type TransactionRecord } from './produce-requests.js';
 
 export interface PartitionWorkerSettings<T> {
   topic: string;
@@ -38,9 +38,6 @@ export interface PartitionWorkerSettings<T> {
 
 /** Records without a key share one ordering lane. */
 const NO_KEY = '\u0000no-key';
-
-/** Produce requests stay under the broker's default message.max.bytes (1 MiB) per partition batch. */
-const MAX_REQUEST_BYTES = 512 * 1024;
 
 /**
  * Failures of the platform, not of the message: they are retried for as long as they last

@@ -4,6 +4,9 @@ import type { OutputRecord } from './consumed-record.js';
 /** A record to write in a transaction: an output, or a processed-id marker (value as text). */
 export type TransactionRecord = Omit<OutputRecord, 'value'> & { value: Buffer | string };
 
+/** Produce requests stay under the broker's default message.max.bytes (1 MiB) per partition batch. */
+export const MAX_REQUEST_BYTES = 512 * 1024;
+
 /** Bytes a record takes on the wire, near enough to size produce requests. */
 export function recordBytes(record: TransactionRecord): number {
   let bytes = 64 + Buffer.byteLength(record.key) + Buffer.byteLength(record.value);
@@ -15,7 +18,8 @@ export function recordBytes(record: TransactionRecord): number {
  * Groups records into as few produce requests as possible, each at most `maxBytes` (a record larger
  * than that goes alone): a broker refuses a record batch over its message.max.bytes (1 MiB by
  * default), and kafkajs sends one batch per partition per request without splitting it. Order is
- * kept within each topic, which keeps it within each partition.
+ * kept within each topic, which keeps it within each partition, and each request holds the next
+ * records in order: the first request the first n, the second the n after them, and so on.
  */
 export function produceRequests(records: readonly TransactionRecord[], maxBytes: number): TopicMessages[][] {
   const requests: TopicMessages[][] = [];
