@@ -32,6 +32,8 @@ export interface NegotiationCoordinatorOptions {
   settings: NegotiationSettings;
   /** Writes records atomically (a Kafka transaction). */
   send(records: OutputRecord[]): Promise<unknown>;
+  /** Makes sure an agent's control topic exists: a receiver's agent may not have started yet. */
+  ensureControlTopic(agentId: string): Promise<void>;
   /** Counts what was sent, by duty. */
   duties: Counter<'duty'>;
   logger: Logger;
@@ -105,9 +107,8 @@ export class NegotiationCoordinator {
     const { codec, topics } = this.options;
     const records = [lifecycleRecord(codec, topics.events, message)];
     // What the receiver must act on is also delivered to it.
-    if (duty.kind === 'send-context' || duty.kind === 'request') {
-      records.push(lifecycleRecord(codec, topics.agentControl(message.receiver_id), message));
-    }
+    const delivered = duty.kind === 'send-context' || duty.kind === 'request';
+    if (delivered) records.push(lifecycleRecord(codec, topics.agentControl(message.receiver_id), message));
     const log = {
       task_id: taskId,
       message_id: message.message_id,
@@ -117,6 +118,7 @@ export class NegotiationCoordinator {
       ...('reason' in duty ? { reason: duty.reason } : {}),
     };
     try {
+      if (delivered) await this.options.ensureControlTopic(message.receiver_id);
       await this.options.send(records);
       this.options.duties.inc({ duty: duty.kind });
       this.options.logger.info({ event: 'negotiation.duty_done', ...log }, `${duty.kind} sent`);

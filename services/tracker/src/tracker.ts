@@ -10,6 +10,7 @@ import {
 import {
   Counter,
   METRIC_NAMES,
+  controlTopicCreator,
   createLogger,
   createServiceMetrics,
   listeningAddress,
@@ -52,16 +53,6 @@ export class Tracker {
     const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
     registerTaskGauges(registry, book);
     const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
-    // One creation per topic, shared by the sends that need it meanwhile.
-    const topicsCreated = new Map<string, Promise<void>>([[topics.events, Promise.resolve()]]);
-    const ensureTopic = (topic: string): Promise<void> => {
-      const known = topicsCreated.get(topic);
-      if (known !== undefined) return known;
-      const created = createTopics(config.kafkaBrokers, [{ topic, ...sizing }]).then(() => undefined);
-      topicsCreated.set(topic, created);
-      created.catch(() => topicsCreated.delete(topic));
-      return created;
-    };
     const coordinator = new NegotiationCoordinator({
       book,
       topics,
@@ -75,10 +66,13 @@ export class Tracker {
         registers: [registry],
       }),
       // A receiver's control topic may not exist yet: its agent creates it when it starts.
-      async send(records: OutputRecord[]) {
-        await Promise.all([...new Set(records.map((record) => record.topic))].map(ensureTopic));
-        return sender.send(records);
-      },
+      send: (records: OutputRecord[]) => sender.send(records),
+      ensureControlTopic: controlTopicCreator({
+        brokers: config.kafkaBrokers,
+        topics,
+        numPartitions: config.partitions,
+        replicationFactor: config.replicationFactor,
+      }),
     });
 
     let caughtUp = false;
