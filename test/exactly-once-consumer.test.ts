@@ -7,6 +7,8 @@ import {
   createProducer,
   createTopics,
   REPLAY_HEADERS,
+  type ConsumerObserver,
+  type ConsumerTuning,
   type MessageProcessor,
   type OutputRecord,
 } from '@baton/kafka';
@@ -28,6 +30,15 @@ interface TestMessage {
   /** How many attempts fail as if the platform were down (REGISTRY_UNAVAILABLE). */
   outages?: number;
   retries?: number;
+  /** The first attempt's output is larger than the broker takes, so its transaction fails. */
+  oversizedOnce?: boolean;
+}
+
+interface SetUpOptions {
+  tuning?: Partial<ConsumerTuning>;
+  observer?: ConsumerObserver;
+  /** Runs in the handler before it returns its output. */
+  whileHandling?(message: TestMessage): Promise<void>;
 }
 
 interface Setup {
@@ -39,7 +50,7 @@ interface Setup {
   collect(topic: string): Promise<RecordCollector>;
 }
 
-async function setUp(partitions = 1): Promise<Setup> {
+async function setUp(partitions = 1, options: SetUpOptions = {}): Promise<Setup> {
   const topic = uniqueName('eos-in');
   const output = uniqueName('eos-out');
   await createTopics(brokers, [
@@ -71,7 +82,10 @@ async function setUp(partitions = 1): Promise<Setup> {
       const failures = message.value.failures ?? 0;
       if (failures === -1 || attempt <= failures)
         throw new Error(`transient failure ${attempt} of ${message.value.id}`);
-      const out: OutputRecord = { topic: output, key: message.value.task, value: Buffer.from(message.value.id) };
+      await options.whileHandling?.(message.value);
+      const oversized = message.value.oversizedOnce === true && outages === 1;
+      const value = oversized ? Buffer.alloc(2 * 1024 * 1024, 1) : Buffer.from(message.value.id);
+      const out: OutputRecord = { topic: output, key: message.value.task, value };
       return [out];
     },
   };
@@ -98,6 +112,8 @@ async function setUp(partitions = 1): Promise<Setup> {
         processor,
         defaultRetryLimit: 2,
         backoff: { initialDelayMs: 50, maxDelayMs: 400, multiplier: 2 },
+        tuning: options.tuning,
+        observer: options.observer,
       });
       await consumer.start();
       cleanups.push(() => consumer.close());
@@ -236,6 +252,75 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     await waitFor(() => out.records.length === 3, { description: 'the replay and the last marker' });
     expect(values(out)).toEqual(['after-redelivery', 'r-1', 'after-replays']);
     expect(setup.handled.map((entry) => entry.id)).toEqual(['r-1', 'after-redelivery', 'r-1', 'after-replays']);
+  });
+
+  it('runs the tasks of one partition concurrently up to its bound, each task in order', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const setup = await setUp(1, {
+      tuning: { maxConcurrency: 8 },
+      async whileHandling() {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        // Every handler waits until eight run at once: only concurrent handling gets past.
+        if (inFlight === 8) openGate();
+        await gate;
+        inFlight -= 1;
+      },
+    });
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    const messages = Array.from({ length: 12 }, (_, task) =>
+      [1, 2, 3].map((seq) => ({ id: `t${task}-${seq}`, task: `task-${task}`, seq })),
+    ).flat();
+    await setup.publish(messages);
+    await waitFor(() => out.records.length === 36, { description: '36 outputs' });
+    expect(peak).toBe(8);
+    expect(new Set(values(out)).size).toBe(36);
+    for (let task = 0; task < 12; task += 1) {
+      expect(values(out).filter((id) => id.startsWith(`t${task}-`))).toEqual([
+        `t${task}-1`,
+        `t${task}-2`,
+        `t${task}-3`,
+      ]);
+    }
+    await waitFor(async () => (await committedOffset(setup.topic)) === '36', { description: 'offset 36 committed' });
+  });
+
+  it('commits many messages per transaction', async () => {
+    const transactions: number[] = [];
+    const setup = await setUp(1, { observer: { transactionCommitted: ({ messages }) => transactions.push(messages) } });
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish(Array.from({ length: 300 }, (_, i) => ({ id: `m-${i}`, task: `task-${i % 50}`, seq: i })));
+    await waitFor(() => out.records.length === 300, { description: '300 outputs' });
+    await waitFor(() => transactions.reduce((sum, count) => sum + count, 0) === 300, {
+      description: 'every message committed',
+    });
+    // One transaction per message would be 300; batches of a fetch or of 100 ms take far fewer.
+    expect(transactions.length).toBeLessThanOrEqual(30);
+    expect(new Set(values(out)).size).toBe(300);
+  });
+
+  it('takes the partition up again from its committed offset after a failed transaction, each output once', async () => {
+    const restarts: string[] = [];
+    const setup = await setUp(1, {
+      observer: { partitionStartFailed: ({ error }) => restarts.push(error.message) },
+    });
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish([
+      { id: 'before', task: 't-1', seq: 1 },
+      { id: 'huge-once', task: 't-2', seq: 1, oversizedOnce: true },
+      { id: 'after', task: 't-3', seq: 1 },
+    ]);
+    await waitFor(() => out.records.length === 3, { description: 'three outputs' });
+    await waitFor(async () => (await committedOffset(setup.topic)) === '3', { description: 'offset 3 committed' });
+    expect([...values(out)].sort()).toEqual(['after', 'before', 'huge-once']);
+    expect(restarts.length).toBeGreaterThanOrEqual(1);
+    expect(restarts[0]).toMatch(/^transaction failed: /);
   });
 
   it('dead-letters bytes it cannot decode with the original value and headers, and keeps running', async () => {
