@@ -289,6 +289,39 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     await waitFor(async () => (await committedOffset(setup.topic)) === '36', { description: 'offset 36 committed' });
   });
 
+  it('loses and repeats nothing when a second instance joins mid-run and partitions move', async () => {
+    let partitionsReady = 0;
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const setup = await setUp(4, {
+      // Held until the second instance has taken up its partitions, so the rebalance meets
+      // messages in progress: the first instance keeps partitions whose committed offset lags.
+      whileHandling: (message) => (message.seq >= 100 ? gate : Promise.resolve()),
+      observer: {
+        partitionReady: () => {
+          partitionsReady += 1;
+          if (partitionsReady === 6) openGate();
+        },
+      },
+    });
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer('instance-1');
+    const batch = (from: number) =>
+      Array.from({ length: 200 }, (_, i) => ({ id: `m-${from + i}`, task: `task-${(from + i) % 40}`, seq: from + i }));
+    await setup.publish(batch(0));
+    await waitFor(() => out.records.length >= 100, { description: 'the first instance under way' });
+    await setup.startConsumer('instance-2');
+    await setup.publish(batch(200));
+    await waitFor(() => new Set(values(out)).size === 400, { description: '400 distinct outputs' });
+    expect(out.records).toHaveLength(400);
+    for (let task = 0; task < 40; task += 1) {
+      const seqs = values(out)
+        .map((id) => Number(id.slice(2)))
+        .filter((seq) => seq % 40 === task);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    }
+  });
+
   it('commits many messages per transaction', async () => {
     const transactions: number[] = [];
     const setup = await setUp(1, { observer: { transactionCommitted: ({ messages }) => transactions.push(messages) } });

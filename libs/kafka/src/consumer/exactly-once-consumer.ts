@@ -128,10 +128,13 @@ export class ExactlyOnceConsumer<T> {
         for (const message of batch.messages) {
           if (isStale() || !isRunning() || worker.isStopped || this.closing) return;
           if (!this.buffered.tryAcquire() && !(await this.waitForRoom(heartbeat))) return;
-          if (isStale() || !worker.receive(consumedRecord(topic, batch.partition, message))) {
+          if (isStale()) {
             this.buffered.release();
             return;
           }
+          // Not taken: received before (kafkajs fetches again from the committed offset after a
+          // rebalance that left the partition here), or the worker stopped, checked above next.
+          if (!worker.receive(consumedRecord(topic, batch.partition, message))) this.buffered.release();
         }
       },
     });
