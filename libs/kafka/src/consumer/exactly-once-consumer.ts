@@ -4,7 +4,7 @@ import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import { consumedRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
-import { consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
+import { FETCH_MAX_WAIT_MS, consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
 import type { MessageProcessor } from './message-processor.js';
 import { PartitionWorker } from './partition-worker.js';
 import { Permits } from './permits.js';
@@ -34,9 +34,6 @@ export interface ExactlyOnceConsumerOptions<T> {
   observer?: ConsumerObserver;
   now?: () => Date;
 }
-
-/** Fetch long polling: the broker answers as soon as data arrives, so a long wait costs no latency. */
-const FETCH_MAX_WAIT_MS = 1_000;
 
 /** Fetching waits while the instance's buffer is full; the group must still hear from it. */
 const HEARTBEAT_WHILE_WAITING_MS = 3_000;
