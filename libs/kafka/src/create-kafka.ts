@@ -1,4 +1,5 @@
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
+import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import {
   sinkLogCreator,
   toKafkajsLogLevel,
@@ -6,6 +7,10 @@ import {
   type KafkaLogLevel,
   type KafkaLogSink,
 } from './log-records.js';
+
+// When @baton/kafka is loaded, before any client connects: kafkajs 2.2.4's idle connections
+// otherwise wake up every millisecond (see idle-request-queue.ts).
+patchIdleRequestQueue();
 
 export interface CreateKafkaOptions {
   brokers: string[];
