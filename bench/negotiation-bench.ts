@@ -5,102 +5,77 @@
  * HandoffRequest's timestamp to the HandoffComplete's and to bench_agent's COMPLETED outcome, and
  * the throughput from the first publish to the last completion.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { createKafka, createProducer, TopicReader, type TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
-import { startProcess, type RunningService } from '../scripts/lib/service-supervisor.js';
+import type { BenchProcesses } from './bench-processes.js';
+import { BenchTimeoutError, waitForCount, withDeadline } from './deadline.js';
 import { NEGOTIATION_STEPS, NegotiationTimeline, negotiationLatencies } from './negotiation-timeline.js';
-import { peakRssMiB } from './peak-rss.js';
-import { latencyLine, summarise, type LatencySummary } from './stats.js';
+import { summarise, type LatencySummary } from './stats.js';
 
 const SENDER = 'bench_sender';
 const RECEIVER = 'bench_agent';
-const TASK_PREFIX = 'bench-negotiated-';
+export const NEGOTIATED_TASK_PREFIX = 'bench-negotiated-';
 const BATCH = 500;
-const PROGRESS_EVERY_MS = 2_000;
-/** A run with no new event for this long has stalled: the tracker's own timeouts are 30 s. */
+/** A run with no negotiation settled for this long has stalled: the tracker's own timeouts are 30 s. */
 const STALL_MS = 120_000;
+/** The observer reads the events topic to its end before anything is published. */
+const CATCH_UP_MS = 600_000;
 
 export interface NegotiationBenchOptions {
   count: number;
   brokers: string[];
   schemaRegistryUrl: string;
   topics: TopicNames;
-  /** The environment the other services run with (brokers, registry, prefix, partitions). */
-  env: Record<string, string>;
-  /** Where the processes started here go, for the caller to stop. */
-  services: RunningService[];
+  /** Starts the tracker and the sender; stops them at the end of the bench. */
+  processes: BenchProcesses;
   progress(text: string): void;
 }
 
 export interface NegotiationBenchResult {
-  report: string[];
-  result: {
-    negotiations: number;
-    completed: number;
-    failed: number;
-    setbacks: number;
-    rows: Record<string, LatencySummary>;
-    stepsMs: Record<string, { p50Ms: number; p99Ms: number }>;
-    peakRssMiB: Record<string, number>;
-  };
-}
-
-/** Awaits `promise`, saying every PROGRESS_EVERY_MS that it is still waiting. */
-async function withProgress<T>(promise: Promise<T>, label: string, progress: (text: string) => void): Promise<T> {
-  const began = Date.now();
-  const timer = setInterval(
-    () => progress(`${label}: still waiting (${Math.round((Date.now() - began) / 1000)} s)`),
-    PROGRESS_EVERY_MS,
-  );
-  try {
-    return await promise;
-  } finally {
-    clearInterval(timer);
-  }
+  negotiations: number;
+  completed: number;
+  failed: number;
+  /** Rejections, HandoffComplete FAILUREs and timeouts on the way to the outcome. */
+  setbacks: number;
+  undecodable: number;
+  /** `negotiated.toHandoffComplete` and `negotiated.toCompleted`, from the first HandoffRequest. */
+  rows: Record<string, LatencySummary>;
+  stepsMs: Record<string, { p50Ms: number; p99Ms: number }>;
 }
 
 export async function benchNegotiations(options: NegotiationBenchOptions): Promise<NegotiationBenchResult> {
-  const { count, brokers, topics, env, services, progress } = options;
+  const { count, brokers, topics, processes, progress } = options;
   progress('negotiated handoffs: starting the tracker (it reads the events topic to its end first)');
-  const tracker = startProcess('tracker', 'services/tracker/src/main.ts', env, false);
-  services.push(tracker);
-  await withProgress(tracker.started, 'tracker', progress);
+  await processes.start('tracker', 'services/tracker/src/main.ts');
   progress(`negotiated handoffs: starting ${SENDER}`);
-  const sender = startProcess(SENDER, 'bench/bench-negotiating-agent.ts', env, false);
-  services.push(sender);
-  await withProgress(sender.started, SENDER, progress);
+  await processes.start(SENDER, 'bench/bench-negotiating-agent.ts');
 
   const registry = new SchemaRegistryClient({ url: options.schemaRegistryUrl });
   const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
   const timeline = new NegotiationTimeline(RECEIVER);
-  let lastEventAt = Date.now();
   let undecodable = 0;
-  let wake: (() => void) | undefined;
   const kafka = createKafka({ brokers, clientId: 'bench-negotiation' });
   const observer = new TopicReader({
     kafka,
     groupId: `bench-negotiation-observer-${randomUUID()}`,
     topics: [topics.events],
     // From the beginning, to be sure to see every record of the run; the fast path's are skipped by key.
-    catchUp: { timeoutMs: 600_000 },
+    catchUp: { timeoutMs: CATCH_UP_MS },
     onRecord: async (record) => {
       const readAt = Date.now();
-      if (record.value === null || !record.key?.startsWith(TASK_PREFIX)) return;
+      if (record.value === null || !record.key?.startsWith(NEGOTIATED_TASK_PREFIX)) return;
       try {
         timeline.add(await events.decode(record.value), readAt);
       } catch {
         undecodable += 1;
       }
-      lastEventAt = readAt;
-      if (timeline.settled >= count) wake?.();
     },
   });
   progress(`negotiated handoffs: reading ${topics.events} to its end before publishing`);
-  await withProgress(observer.start(), 'events observer catching up', progress);
+  await withDeadline(observer.start(), 'events observer catching up', CATCH_UP_MS + 10_000, progress);
 
   const publishedAt = new Map<string, number>();
   const producer = createProducer(kafka, { idempotent: true });
@@ -111,7 +86,7 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
         codec,
         topics.inbound,
         buildHandoff({
-          metadata: { sender_id: 'bench', recipient_id: SENDER, task_id: `${TASK_PREFIX}${i}` },
+          metadata: { sender_id: 'bench', recipient_id: SENDER, task_id: `${NEGOTIATED_TASK_PREFIX}${i}` },
           payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: `negotiated ${i}` } },
         }),
       ),
@@ -129,34 +104,29 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
       });
     }
 
-    let last = -1;
-    while (timeline.settled < count) {
-      if (timeline.settled !== last) progress(`negotiated handoffs completed: ${timeline.completed}/${count}`);
-      last = timeline.settled;
-      if (Date.now() - lastEventAt > STALL_MS) {
-        throw new Error(
-          `negotiated handoffs stalled: ${timeline.completed} completed, ${timeline.failed} failed of ${count}; ` +
-            `tasks seen ${timeline.tasks.size}, missing per step ${JSON.stringify(timeline.missing())}`,
-        );
-      }
-      // Woken as soon as the last task settles, else every PROGRESS_EVERY_MS to report.
-      const tick = new AbortController();
-      await Promise.race([
-        new Promise<void>((resolve) => (wake = resolve)),
-        delay(PROGRESS_EVERY_MS, undefined, { signal: tick.signal }).catch(() => undefined),
-      ]);
-      tick.abort();
+    try {
+      await waitForCount({
+        label: 'negotiated handoffs settled (completed or failed)',
+        total: count,
+        count: () => timeline.settled,
+        progress,
+        stallMs: STALL_MS,
+        // The tracker's timeouts are 30 s: a negotiation can take a few of them and still end.
+        deadlineMs: 180_000 + count * 100,
+      });
+    } catch (error) {
+      if (!(error instanceof BenchTimeoutError)) throw error;
+      throw new BenchTimeoutError(
+        `${error.message}; ${timeline.completed} completed, ${timeline.failed} failed, tasks seen ` +
+          `${timeline.tasks.size}, missing per step ${JSON.stringify(timeline.missing())}`,
+      );
     }
     progress(`negotiated handoffs completed: ${timeline.completed}/${count}, failed ${timeline.failed}`);
 
-    const rss = {
-      tracker: await peakRssMiB(tracker.child.pid),
-      [SENDER]: await peakRssMiB(sender.child.pid),
-    };
     const latencies = negotiationLatencies(timeline.tasks, publishedAt);
     const rows = {
-      'request→HandoffComplete': summarise(latencies.toComplete, firstPublishedAt, latencies.lastCompleteReadAt),
-      'request→COMPLETED': summarise(latencies.toCompleted, firstPublishedAt, latencies.lastCompletedReadAt),
+      'negotiated.toHandoffComplete': summarise(latencies.toComplete, firstPublishedAt, latencies.lastCompleteReadAt),
+      'negotiated.toCompleted': summarise(latencies.toCompleted, firstPublishedAt, latencies.lastCompletedReadAt),
     };
     const stepsMs = Object.fromEntries(
       NEGOTIATION_STEPS.map((step) => {
@@ -165,34 +135,16 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
       }),
     );
     const setbacks = [...timeline.tasks.values()].reduce((sum, task) => sum + task.setbacks, 0);
-    const report = [
-      '',
-      `${count} negotiated handoffs (${SENDER} asks ${RECEIVER}, the tracker runs the sender's side), one task each`,
-      ...Object.entries(rows).map(([name, summary]) => latencyLine(name, summary)),
-      `steps p50/p99 (ms): ${Object.entries(stepsMs)
-        .map(([step, s]) => `${step} ${s.p50Ms}/${s.p99Ms}`)
-        .join(', ')}`,
-      `completed ${timeline.completed}, failed ${timeline.failed}, rejections/timeouts on the way ${setbacks}` +
-        (undecodable > 0 ? `, undecodable events ${undecodable}` : ''),
-      `peak RSS (MiB): ${Object.entries(rss)
-        .map(([name, mib]) => `${name} ${mib}`)
-        .join(', ')}`,
-      '',
-    ];
     return {
-      report,
-      result: {
-        negotiations: count,
-        completed: timeline.completed,
-        failed: timeline.failed,
-        setbacks,
-        rows,
-        stepsMs,
-        peakRssMiB: rss,
-      },
+      negotiations: count,
+      completed: timeline.completed,
+      failed: timeline.failed,
+      setbacks,
+      undecodable,
+      rows,
+      stepsMs,
     };
   } finally {
-    wake = undefined;
     await producer.disconnect();
     await observer.stop();
   }

@@ -1,179 +1,197 @@
 /**
- * `npm run bench [N] [M]`: publishes N handoffs (default 20,000) through Baton and prints throughput
- * and p50/p95/p99 latency for the router hop alone and for the full path (router, agent, outcome
- * event); then, on the same broker, the same bytes through a bare kafkajs consume-and-produce relay
- * over the same number of hops; the ratio of each pair; and each service's peak RSS. Then M
- * negotiated handoffs (default N/10, at least 100; see negotiation-bench.ts) with the tracker running.
+ * `npm run bench [N] [M]`: the whole story in one run on one broker (issue 10, item 5).
+ *
+ * 1. Throughput: N handoffs through Baton (router hop, full path), then the same bytes through
+ *    three kafkajs relays (per record, per batch, transaction per batch), one and two hops each.
+ * 2. Light load: 20 handoffs a second for 30 s through the full path, latency per hop.
+ * 3. Negotiated handoffs: M (default N/10, at least 100), with the tracker (negotiation-bench.ts).
+ * 4. Slow handler: one agent whose handler waits 2 s, against its ideal.
+ * 5. Peak RSS of every process the bench ran, then everything is stopped.
+ * 6. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
+ *
+ * Progress goes to stderr; stdout gets the readable report, then one JSON line with every row
+ * (`event: bench.result`, see bench-result.ts). Every wait has a deadline: a bench that cannot
+ * finish fails saying which wait it was.
  */
-import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { provisionInfrastructure } from '@baton/local-infra';
-import { createKafka, createProducer, createTopics, topicNames, type OutputRecord } from '@baton/kafka';
+import { createKafka, createProducer, createTopics, topicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
-import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
-import { startProcess, stopServices, type RunningService } from '../scripts/lib/service-supervisor.js';
-import { benchNegotiations } from './negotiation-bench.js';
-import { peakRssMiB } from './peak-rss.js';
-import { latencyLine, summarise, type LatencySummary } from './stats.js';
+import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { ArrivalObserver } from './arrival-observer.js';
+import { benchArgs } from './bench-args.js';
+import { BenchProcesses } from './bench-processes.js';
+import type { BenchResult, IdleRow } from './bench-result.js';
+import { withDeadline } from './deadline.js';
+import { benchLightLoad } from './light-load-bench.js';
+import { NEGOTIATED_TASK_PREFIX, benchNegotiations } from './negotiation-bench.js';
+import { RELAY_MODES } from './relay-modes.js';
+import { formatReport } from './report.js';
+import { benchSlowHandler } from './slow-handler-bench.js';
+import { benchRatios, checkTargets } from './targets.js';
+import { benchThroughput, relayTopics } from './throughput-bench.js';
+// ---- the idle row: idle-cpu.ts is its own module (its own author); only this import and measureIdle use it.
+import { measureIdleCpu } from './idle-cpu.js';
 
-const N = Number(process.argv[2] ?? process.env.BENCH_MESSAGES ?? 20_000);
-const M = Number(process.argv[3] ?? process.env.BENCH_NEGOTIATIONS ?? Math.max(100, Math.round(N / 10)));
 const PARTITIONS = 6;
 const TASKS = 200;
-const BATCH = 500;
+const AGENT = 'bench_agent';
 
 function progress(text: string): void {
   process.stderr.write(`[bench] ${text}\n`);
 }
 
+const args = benchArgs(process.argv.slice(2), process.env);
+const date = new Date().toISOString();
+const loadAverageBefore = loadavg()[0] ?? Number.NaN;
+
+/** The idle row, measured last with nothing else of the bench running. */
+async function measureIdle(brokers: string[], schemaRegistryUrl: string): Promise<IdleRow> {
+  if (args.idleSeconds === 0) return { skipped: 'BENCH_IDLE_SECONDS=0' };
+  progress('idle CPU: measureIdleCpu starts the npm start fleet on topics of its own, then measures it idle');
+  return measureIdleCpu({ brokers, schemaRegistryUrl, seconds: args.idleSeconds, progress });
+}
+
 const infrastructure = await provisionInfrastructure();
-const services: RunningService[] = [];
-try {
-  const brokers = infrastructure.kafkaBrokers;
-  const topics = topicNames(`bench-${Date.now().toString(36)}`);
-  const bare = { in: `${topics.prefix}.bare.in`, mid: `${topics.prefix}.bare.mid`, out: `${topics.prefix}.bare.out` };
-  await createTopics(
-    brokers,
-    Object.values(bare).map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
-  );
-  const env = {
+const brokers = infrastructure.kafkaBrokers;
+const topics = topicNames(`bench-${Date.now().toString(36)}`);
+const processes = new BenchProcesses(
+  {
     KAFKA_BROKERS: brokers.join(','),
     SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
     BATON_TOPIC_PREFIX: topics.prefix,
     BATON_PARTITIONS: String(PARTITIONS),
+    ROUTING_TABLE: 'bench/routing-table.yaml',
     // info, not warn: the supervisor learns a service is up from its service.started line.
     LOG_LEVEL: 'info',
-  };
-  progress('starting router, bench agent and two bare relays as separate processes');
-  const router = startProcess(
-    'router',
-    'services/router/src/main.ts',
-    { ...env, ROUTING_TABLE: 'bench/routing-table.yaml' },
-    false,
+  },
+  progress,
+);
+const kafka = createKafka({ brokers, clientId: 'bench' });
+const producer = createProducer(kafka, { idempotent: true });
+let observer: ArrivalObserver | undefined;
+try {
+  const relays = RELAY_MODES.map((mode) => relayTopics(topics.prefix, mode));
+  await createTopics(
+    brokers,
+    relays
+      .flatMap((chain) => Object.values(chain))
+      .map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
   );
-  services.push(router);
-  await router.started;
-  services.push(startProcess('bench_agent', 'bench/bench-agent.ts', env, false));
-  services.push(
-    startProcess('bare_relay_1', 'bench/bare-relay.ts', { ...env, RELAY_FROM: bare.in, RELAY_TO: bare.mid }, false),
-  );
-  services.push(
-    startProcess('bare_relay_2', 'bench/bare-relay.ts', { ...env, RELAY_FROM: bare.mid, RELAY_TO: bare.out }, false),
-  );
-  await Promise.all(services.map((service) => service.started));
+  progress(`starting the router and ${AGENT}, each its own process, on topics ${topics.prefix}.*`);
+  await processes.start('router', 'services/router/src/main.ts');
+  await processes.start(AGENT, 'bench/bench-agent.ts');
 
   const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
-  const [codec, outcomes] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
-  progress(`encoding ${N} handoffs over ${TASKS} tasks`);
-  const records: OutputRecord[] = [];
-  for (let i = 0; i < N; i += 1) {
-    const message = buildHandoff({
-      metadata: { sender_id: 'bench', recipient_id: 'bench_agent', task_id: `bench-task-${i % TASKS}` },
-      payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: `step ${i}` } },
-    });
-    records.push(handoffRecord(codec, topics.inbound, message));
-  }
-
-  const kafka = createKafka({ brokers, clientId: 'bench' });
-  const arrivals = new Map<string, Map<string, number>>();
-  for (const topic of [topics.agentInbox('bench_agent'), topics.events, bare.mid, bare.out])
-    arrivals.set(topic, new Map());
-  const observer = kafka.consumer({ groupId: `bench-observer-${randomUUID()}`, maxWaitTimeInMs: 50 });
-  await observer.connect();
-  await observer.subscribe({ topics: [...arrivals.keys()], fromBeginning: true });
-  await observer.run({
-    partitionsConsumedConcurrently: 4,
-    eachMessage: async ({ topic, message }) => {
-      const now = Date.now();
-      if (topic !== topics.events) {
-        arrivals.get(topic)?.set(message.headers?.ce_id?.toString() ?? '', now);
-        return;
-      }
-      // The full path ends at the agent's COMPLETED; the router's ROUTED carries the same message_id.
-      const event = await outcomes.decode(message.value as Buffer);
-      if (event.outcome === 'COMPLETED') arrivals.get(topic)?.set(event.message_id, now);
-    },
+  const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
+  observer = new ArrivalObserver({
+    kafka,
+    recordTopics: [topics.agentInbox(AGENT), ...relays.flatMap((chain) => [chain.mid, chain.out])],
+    eventsTopic: topics.events,
+    events,
+    skipEventKeyPrefix: NEGOTIATED_TASK_PREFIX,
   });
-
-  const producer = createProducer(kafka, { idempotent: true });
+  await withDeadline(observer.start(), 'arrival observer joining its group', 120_000, progress);
   await producer.connect();
-  const publish = async (topic: string): Promise<{ sentAt: Map<string, number>; firstSentAt: number }> => {
-    const sentAt = new Map<string, number>();
-    const firstSentAt = Date.now();
-    for (let start = 0; start < records.length; start += BATCH) {
-      const batch = records.slice(start, start + BATCH);
-      const now = Date.now();
-      for (const record of batch) sentAt.set(record.headers?.ce_id ?? '', now);
-      await producer.send({
-        topic,
-        acks: -1,
-        messages: batch.map((record) => ({ key: record.key, value: record.value, headers: record.headers })),
-      });
-    }
-    return { sentAt, firstSentAt };
-  };
-  const awaitArrivals = async (topic: string, label: string): Promise<void> => {
-    const seen = arrivals.get(topic) as Map<string, number>;
-    let last = -1;
-    while (seen.size < N) {
-      if (seen.size !== last) progress(`${label}: ${seen.size}/${N}`);
-      last = seen.size;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  };
-  const measure = (topic: string, sentAt: Map<string, number>, firstSentAt: number): LatencySummary => {
-    const seen = arrivals.get(topic) as Map<string, number>;
-    const latencies = [...seen].map(([id, at]) => at - (sentAt.get(id) ?? at));
-    return summarise(latencies, firstSentAt, Math.max(...seen.values()));
-  };
 
-  progress(`Baton: publishing ${N} handoffs to ${topics.inbound}`);
-  const baton = await publish(topics.inbound);
-  await awaitArrivals(topics.events, 'Baton full path (outcome events)');
-  progress(`bare relay: publishing the same ${N} records to ${bare.in}`);
-  const relay = await publish(bare.in);
-  await awaitArrivals(bare.out, 'bare relay, two hops');
-
-  const rows = {
-    'router hop (Baton)': measure(topics.agentInbox('bench_agent'), baton.sentAt, baton.firstSentAt),
-    'one hop (bare relay)': measure(bare.mid, relay.sentAt, relay.firstSentAt),
-    'full path (Baton)': measure(topics.events, baton.sentAt, baton.firstSentAt),
-    'two hops (bare relay)': measure(bare.out, relay.sentAt, relay.firstSentAt),
-  };
-  const rss = Object.fromEntries(
-    await Promise.all(services.map(async (service) => [service.name, await peakRssMiB(service.child.pid)] as const)),
+  progress(`encoding ${args.messages} handoffs over ${TASKS} tasks`);
+  const records = Array.from({ length: args.messages }, (_, i) =>
+    handoffRecord(
+      codec,
+      topics.inbound,
+      buildHandoff({
+        metadata: { sender_id: 'bench', recipient_id: AGENT, task_id: `bench-task-${i % TASKS}` },
+        payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: `step ${i}` } },
+      }),
+    ),
   );
-  await observer.disconnect();
-  await producer.disconnect();
-
-  const ratio = (a: LatencySummary, b: LatencySummary) =>
-    `throughput ${(a.throughputPerS / b.throughputPerS).toFixed(2)}x, p50 ${(a.p50Ms / b.p50Ms).toFixed(2)}x, p99 ${(a.p99Ms / b.p99Ms).toFixed(2)}x`;
-  const report = [
-    '',
-    `${N} handoffs, ${TASKS} tasks, ${PARTITIONS} partitions, one broker (${infrastructure.source})`,
-    ...Object.entries(rows).map(([name, summary]) => latencyLine(name, summary)),
-    `router hop / one bare hop:   ${ratio(rows['router hop (Baton)'], rows['one hop (bare relay)'])}`,
-    `full path / two bare hops:   ${ratio(rows['full path (Baton)'], rows['two hops (bare relay)'])}`,
-    `peak RSS (MiB): ${Object.entries(rss)
-      .map(([name, mib]) => `${name} ${mib}`)
-      .join(', ')}`,
-    '',
-  ];
-  process.stdout.write(report.join('\n'));
-  process.stdout.write(`${JSON.stringify({ event: 'bench.result', messages: N, rows, peakRssMiB: rss })}\n`);
-
-  const negotiated = await benchNegotiations({
-    count: M,
+  const throughput = await benchThroughput({
+    records,
+    topics,
+    agentId: AGENT,
+    producer,
+    observer,
+    processes,
+    progress,
+  });
+  const lightLoad = await benchLightLoad({ kafka, codec, topics, agentId: AGENT, observer, progress });
+  const { rows: negotiatedRows, ...negotiation } = await benchNegotiations({
+    count: args.negotiations,
     brokers,
     schemaRegistryUrl: infrastructure.schemaRegistryUrl,
     topics,
-    env,
-    services,
+    processes,
     progress,
   });
-  process.stdout.write(negotiated.report.join('\n'));
-  process.stdout.write(`${JSON.stringify({ event: 'bench.negotiation', ...negotiated.result })}\n`);
+  const slow = await benchSlowHandler({
+    codec,
+    topics,
+    partitions: PARTITIONS,
+    env: processes.env,
+    producer,
+    observer,
+    processes,
+    progress,
+  });
+
+  const peakRssMiB = await processes.peakRssMiB();
+  const batonServices = Object.keys(peakRssMiB).filter((name) => !name.startsWith('relay_'));
+  const undecodableEvents = observer.undecodableEvents;
+  progress('stopping the bench processes before the idle row');
+  await observer.stop();
+  observer = undefined;
+  await producer.disconnect();
+  await processes.stopAll();
+
+  const idle = await measureIdle(brokers, infrastructure.schemaRegistryUrl);
+
+  const rows = {
+    ...throughput,
+    ...negotiatedRows,
+    slowHandler: slow.summary,
+    'lightLoad.routerHop': lightLoad.routerHop,
+    'lightLoad.agentHop': lightLoad.agentHop,
+    'lightLoad.fullPath': lightLoad.fullPath,
+  };
+  const targetInputs = {
+    rows,
+    slowHandlerIdealPerS: slow.idealPerS,
+    idleCpuPercent: 'skipped' in idle ? undefined : idle.cpuPercent,
+    peakRssMiB,
+    batonServices,
+  };
+  const result: BenchResult = {
+    event: 'bench.result',
+    date,
+    machine: { cpus: cpus().length, loadAverageBefore, loadAverageAfter: loadavg()[0] ?? Number.NaN },
+    infrastructure: infrastructure.source,
+    config: { messages: args.messages, negotiations: args.negotiations, partitions: PARTITIONS, tasks: TASKS },
+    rows,
+    negotiation,
+    slowHandler: {
+      tasks: slow.tasks,
+      handoffsPerTask: slow.handoffsPerTask,
+      handlerMs: slow.handlerMs,
+      concurrency: slow.concurrency,
+      idealPerS: slow.idealPerS,
+      roundBoundPerS: slow.roundBoundPerS,
+    },
+    lightLoad: { ratePerS: lightLoad.ratePerS, seconds: lightLoad.seconds, pacing: lightLoad.pacing },
+    idle,
+    peakRssMiB,
+    ratios: benchRatios(targetInputs),
+    targets: checkTargets(targetInputs),
+    undecodableEvents,
+  };
+  process.stdout.write(formatReport(result).join('\n'));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  progress(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
 } finally {
-  await stopServices(services);
+  await observer?.stop().catch(() => undefined);
+  await producer.disconnect().catch(() => undefined);
+  await processes.stopAll();
   await infrastructure.stop();
 }

@@ -23,7 +23,25 @@ export function summarise(latenciesMs: number[], firstSentAt: number, lastArrive
   };
 }
 
+/**
+ * One hop or a whole path: for each id seen at both ends, the time from `from` to `to`; throughput
+ * over the span from the earliest `from` to the latest `to` of those ids.
+ */
+export function pairedSummary(from: ReadonlyMap<string, number>, to: ReadonlyMap<string, number>): LatencySummary {
+  const latencies: number[] = [];
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const [id, startedAt] of from) {
+    const endedAt = to.get(id);
+    if (endedAt === undefined) continue;
+    latencies.push(endedAt - startedAt);
+    first = Math.min(first, startedAt);
+    last = Math.max(last, endedAt);
+  }
+  return latencies.length === 0 ? summarise([], 0, 1) : summarise(latencies, first, last);
+}
+
 /** One row of the report: throughput and percentiles, in aligned columns. */
-export function latencyLine(name: string, s: LatencySummary): string {
-  return `${name.padEnd(24)} ${String(Math.round(s.throughputPerS)).padStart(8)}/s  p50 ${String(s.p50Ms).padStart(6)} ms  p95 ${String(s.p95Ms).padStart(6)} ms  p99 ${String(s.p99Ms).padStart(6)} ms`;
+export function latencyLine(name: string, s: LatencySummary, width = 24): string {
+  return `${name.padEnd(width)} ${String(Math.round(s.throughputPerS)).padStart(8)}/s  p50 ${String(s.p50Ms).padStart(6)} ms  p95 ${String(s.p95Ms).padStart(6)} ms  p99 ${String(s.p99Ms).padStart(6)} ms`;
 }

@@ -1,0 +1,49 @@
+import type { NegotiationBenchResult } from './negotiation-bench.js';
+import type { PacingReport } from './pacing.js';
+import type { LatencySummary } from './stats.js';
+import type { TargetCheck } from './targets.js';
+
+/** What measureIdleCpu (idle-cpu.ts) measured, or why it did not run. */
+export type IdleRow =
+  { seconds: number; cpuPercent: Record<string, number>; cpuSeconds: Record<string, number> } | { skipped: string };
+
+/**
+ * Everything one `npm run bench` measured: the final JSON line on stdout (`event: bench.result`),
+ * and what the readable report is printed from.
+ */
+export interface BenchResult {
+  event: 'bench.result';
+  /** When the bench started, ISO 8601. */
+  date: string;
+  machine: {
+    cpus: number;
+    /** The 1-minute load average before the bench started anything, and at its end. */
+    loadAverageBefore: number;
+    loadAverageAfter: number;
+  };
+  /** Where Kafka and the registry came from (environment, containers, local-jvm). */
+  infrastructure: string;
+  config: { messages: number; negotiations: number; partitions: number; tasks: number };
+  /**
+   * Throughput and latency per row: `baton.routerHop`, `baton.fullPath`,
+   * `relay.<mode>.oneHop|twoHops`, `negotiated.toHandoffComplete|toCompleted`, `slowHandler`,
+   * `lightLoad.routerHop|agentHop|fullPath`.
+   */
+  rows: Record<string, LatencySummary>;
+  negotiation: Omit<NegotiationBenchResult, 'rows'>;
+  slowHandler: {
+    tasks: number;
+    handoffsPerTask: number;
+    handlerMs: number;
+    concurrency: number;
+    idealPerS: number;
+    roundBoundPerS: number;
+  };
+  lightLoad: { ratePerS: number; seconds: number; pacing: PacingReport };
+  idle: IdleRow;
+  peakRssMiB: Record<string, number>;
+  ratios: Record<string, number | null>;
+  targets: TargetCheck[];
+  /** Events records the observer could not decode: none is expected. */
+  undecodableEvents: number;
+}
