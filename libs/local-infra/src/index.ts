@@ -9,6 +9,6 @@ export {
   KAFKA_IMAGE,
   REGISTRY_IMAGE,
 } from './start-containers.js';
-export { startLocalKafka, type StartLocalKafkaOptions } from './start-local-kafka.js';
+export { startLocalKafka, type LocalKafka, type StartLocalKafkaOptions } from './start-local-kafka.js';
 export { startLocalRegistry, type StartLocalRegistryOptions } from './start-local-registry.js';
 export { dieWithParent } from './java-process.js';

@@ -6,9 +6,10 @@ import { waitForBroker } from '@baton/kafka';
 import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
 import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
-import { QUICK_START_JVM_OPTIONS, spawnJava, startFailure, type JavaProcess } from './java-process.js';
+import { QUICK_START_JVM_OPTIONS, spawnJava, startFailure } from './java-process.js';
 import { resolveKafkaClasspath } from './kafka-classpath.js';
 import { formatDuration, printProgress, waitProgress, type ProgressListener } from './progress.js';
+import { restartable, type ProcessRun } from './restartable.js';
 import { renderServerProperties } from './server-properties.js';
 import type { StartedKafka } from './started-services.js';
 import { makeTempDir } from './temp-dir.js';
@@ -22,18 +23,31 @@ export interface StartLocalKafkaOptions {
   startTimeoutMs?: number;
 }
 
+/** A broker this process started, which it can also take away and bring back. */
+export interface LocalKafka extends StartedKafka {
+  /**
+   * Stops the broker (SIGTERM: a controlled shutdown) and starts it again on the same ports and
+   * data directory, so clients keep their address and every committed record, offset and
+   * transaction survives: an outage and its recovery. Resolves once it answers metadata requests
+   * again. Restarts run one at a time; rejects once `stop()` was called, or when another process
+   * took one of its ports in between.
+   */
+  restart(): Promise<void>;
+}
+
 const JVM_OPTIONS = ['-Xms128m', ...QUICK_START_JVM_OPTIONS, '-Djava.awt.headless=true'];
 
 /**
  * Starts a single-node KRaft Kafka from the jars infra/kafka/pom.xml resolves, on free loopback
  * ports, with its data in a fresh temporary directory. Resolves once it answers metadata requests.
  */
-export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Promise<StartedKafka> {
+export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Promise<LocalKafka> {
   const onProgress = options.onProgress ?? printProgress;
   const kafkaDir = join(options.infraDir ?? DEFAULT_INFRA_DIR, 'kafka');
   const classpath = await resolveKafkaClasspath(kafkaDir, onProgress);
   const log4jUrl = pathToFileURL(join(kafkaDir, 'log4j.properties')).href;
-  const cds = await classDataSharing(join(kafkaDir, 'target'), 'kafka', classpath);
+  // Asked again for each run: the first may record the archive that later runs map.
+  const cds = () => classDataSharing(join(kafkaDir, 'target'), 'kafka', classpath);
   return retryOnPortClash(() =>
     startBroker({ classpath, log4jUrl, cds, onProgress, startTimeoutMs: options.startTimeoutMs ?? 90_000 }),
   );
@@ -42,7 +56,7 @@ export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Pro
 interface BrokerLaunch {
   classpath: string;
   log4jUrl: string;
-  cds: ClassDataSharing;
+  cds: () => Promise<ClassDataSharing>;
   onProgress: ProgressListener;
   startTimeoutMs: number;
 }
@@ -53,7 +67,7 @@ async function startBroker({
   cds,
   onProgress,
   startTimeoutMs,
-}: BrokerLaunch): Promise<StartedKafka> {
+}: BrokerLaunch): Promise<LocalKafka> {
   const startedAt = Date.now();
   const [brokerPort, controllerPort] = (await findFreePorts(2)) as [number, number];
   const dataDir = await makeTempDir('baton-kafka-');
@@ -70,13 +84,34 @@ async function startBroker({
     '-cp',
     classpath,
   ];
+  const brokers = [`127.0.0.1:${brokerPort}`];
 
-  let broker: JavaProcess | undefined;
+  /** One run of the broker on the formatted data directory, once it answers and `ready` is done. */
+  const runBroker = async (archive: ClassDataSharing, ready = async () => {}): Promise<ProcessRun> => {
+    const broker = spawnJava([...jvm, ...archive.options, 'kafka.Kafka', propertiesPath]);
+    const progress = waitProgress(onProgress, `the Kafka broker on ${brokers[0]}`);
+    try {
+      await waitForBroker(brokers, {
+        timeoutMs: startTimeoutMs,
+        signal: broker.exitSignal,
+        onProgress: ({ elapsedMs }) => progress(elapsedMs),
+      });
+      await ready();
+    } catch (error) {
+      const failure = await startFailure('The local Kafka broker', broker, error);
+      await archive.settle(await broker.stop());
+      throw failure;
+    }
+    return { stop: async () => archive.settle(await broker.stop()) };
+  };
+
+  let first: ProcessRun;
   try {
+    const archive = await cds();
     // Only the broker records the class-data archive; the format tool maps it once it exists.
     const format = spawnJava([
       ...jvm,
-      ...(cds.recording ? [] : cds.options),
+      ...(archive.recording ? [] : archive.options),
       'kafka.tools.StorageTool',
       'format',
       '-t',
@@ -85,36 +120,24 @@ async function startBroker({
       propertiesPath,
     ]);
     if ((await format.exited).code !== 0) throw await startFailure('The Kafka storage format tool', format, undefined);
-
-    broker = spawnJava([...jvm, ...cds.options, 'kafka.Kafka', propertiesPath]);
-    const brokers = [`127.0.0.1:${brokerPort}`];
-    const progress = waitProgress(onProgress, `the Kafka broker on ${brokers[0]}`);
-    try {
-      await waitForBroker(brokers, {
-        timeoutMs: startTimeoutMs,
-        signal: broker.exitSignal,
-        onProgress: ({ elapsedMs }) => progress(elapsedMs),
-      });
-      await warmUpCoordinators(brokers);
-    } catch (error) {
-      throw await startFailure('The local Kafka broker', broker, error);
-    }
-    onProgress(`kafka broker up on ${brokers[0]} in ${formatDuration(Date.now() - startedAt)}`);
-
-    const running = broker;
-    let stopping: Promise<void> | undefined;
-    return {
-      brokers,
-      stop: () => {
-        stopping ??= running.stop().then(cds.settle).then(dataDir.remove);
-        return stopping;
-      },
-    };
+    first = await runBroker(archive, () => warmUpCoordinators(brokers));
   } catch (error) {
-    if (broker) await cds.settle(await broker.stop());
     await dataDir.remove();
     throw error;
   }
+  onProgress(`kafka broker up on ${brokers[0]} in ${formatDuration(Date.now() - startedAt)}`);
+
+  const lifecycle = restartable(
+    first,
+    async () => {
+      const restartedAt = Date.now();
+      const run = await runBroker(await cds());
+      onProgress(`kafka broker up again on ${brokers[0]} in ${formatDuration(Date.now() - restartedAt)}`);
+      return run;
+    },
+    dataDir.remove,
+  );
+  return { brokers, stop: lifecycle.stop, restart: lifecycle.restart };
 }
 
 /** Kafka's cluster ids are 16 random bytes in URL-safe base64; its CLI cannot take one starting with '-'. */
