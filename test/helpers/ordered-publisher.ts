@@ -1,0 +1,76 @@
+import { createKafka, createProducer, type OutputRecord, type Producer } from '@baton/kafka';
+import { uniqueName } from './unique-name.js';
+
+export interface OrderedPublisherOptions {
+  brokers: string[];
+  topic: string;
+  records: readonly OutputRecord[];
+  /** @default 100 */
+  batchSize?: number;
+  /** Resolves true once the records from `next` on may be sent (flow control), false to stop publishing. */
+  waitForRoom(next: number): Promise<boolean>;
+  /** A failed batch is sent again until this time (epoch ms), then the failure is passed on. */
+  retryUntil: number;
+  /** Told of each batch that failed and is sent again. */
+  onRetry?(line: string): void;
+}
+
+/** Publishing under way: how far it got, and the promise of its end. */
+export interface OrderedPublisher {
+  /** Records whose batch the broker acknowledged. */
+  readonly sent: number;
+  /** Batches sent again after a failed send (a broker outage, say). */
+  readonly resentBatches: number;
+  /** Settles when every record was sent, or publishing stopped; rejects once retrying is past its time. */
+  readonly done: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Publishes `records` in order with an idempotent producer (acks all), one batch at a time and
+ * each awaited, so the records of one key (one task) reach their partition in the order given.
+ * A batch that fails is sent again by a new producer, whose fresh sequence numbers the broker
+ * accepts; a batch the broker had in fact written then appears twice, in the same order, which a
+ * consumer deduplicating by message id must absorb.
+ */
+export function publishInOrder(options: OrderedPublisherOptions): OrderedPublisher {
+  const kafka = createKafka({ brokers: options.brokers, clientId: uniqueName('ordered-publisher') });
+  const batchSize = options.batchSize ?? 100;
+  let producer: Producer | undefined;
+  let sent = 0;
+  let resentBatches = 0;
+  const done = (async () => {
+    for (let start = 0; start < options.records.length; start += batchSize) {
+      if (!(await options.waitForRoom(start))) return;
+      const messages = options.records.slice(start, start + batchSize);
+      for (;;) {
+        try {
+          producer ??= createProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
+          await producer.connect();
+          await producer.send({ topic: options.topic, acks: -1, messages });
+          break;
+        } catch (error) {
+          if (Date.now() > options.retryUntil) throw error;
+          resentBatches += 1;
+          options.onRetry?.(`publishing records ${start}+ failed, sending them again: ${(error as Error).message}`);
+          await producer?.disconnect().catch(() => undefined);
+          producer = undefined;
+        }
+      }
+      sent = start + messages.length;
+    }
+  })();
+  return {
+    get sent() {
+      return sent;
+    },
+    get resentBatches() {
+      return resentBatches;
+    },
+    done,
+    close: async () => {
+      await done.catch(() => undefined);
+      await producer?.disconnect().catch(() => undefined);
+    },
+  };
+}
