@@ -1,3 +1,5 @@
+// First of all: kafkajs's consumer must load with the fixed read_committed filter (see read-committed.ts).
+import './kafkajs-fixes/read-committed.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import {
