@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -6,13 +6,20 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'libs/*/src/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'bench/**/*.test.ts',
+            // The test helpers' pure parts (the exactly-once audit, kill plans): no broker needed.
+            'test/helpers/**/*.test.ts',
+          ],
         },
       },
       {
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/helpers/**'],
           // One broker and one registry serve every file; each test makes its own topics.
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 60_000,
