@@ -1,5 +1,6 @@
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import type { BatonError } from '@baton/errors';
+import { createProducer } from '../create-kafka.js';
 import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import { consumedRecord } from './consumed-record.js';
@@ -189,7 +190,7 @@ export class ExactlyOnceConsumer<T> {
 
   private transactionalProducer(partition: number): Producer {
     const { kafka, groupId, topic } = this.options;
-    return kafka.producer({
+    return createProducer(kafka, {
       transactionalId: `${groupId}.${topic}.${partition}`,
       idempotent: true,
       maxInFlightRequests: 1,
