@@ -4,11 +4,11 @@
  * processes; prints where to publish and how to watch; on Ctrl-C or SIGTERM stops the services
  * (they drain and commit) and then what it started.
  */
-import { randomBytes } from 'node:crypto';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
+import { gatewayEnvironment, startFleet } from './lib/fleet.js';
 import { forgetConnection, saveConnection } from './lib/local-connection.js';
-import { discoverServices, startService, stopServices, type RunningService } from './lib/service-supervisor.js';
+import { stopServices, type RunningService } from './lib/service-supervisor.js';
 
 function log(event: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(
@@ -25,11 +25,7 @@ const env = {
 };
 // The gateway listens where the CLI looks by default; a credential with every role is made for
 // this run unless BATON_API_KEYS names the credentials.
-const gatewayToken = randomBytes(18).toString('base64url');
-const gatewayEnv = {
-  HTTP_PORT: process.env.GATEWAY_PORT ?? '8080',
-  BATON_API_KEYS: process.env.BATON_API_KEYS ?? `local:${gatewayToken}:viewer+publisher+operator`,
-};
+const gateway = gatewayEnvironment(process.env.GATEWAY_PORT ?? '8080', process.env.BATON_API_KEYS);
 const services: RunningService[] = [];
 let stopping: Promise<void> | undefined;
 
@@ -49,19 +45,7 @@ process.once('SIGINT', () => void stopAll(0));
 process.once('SIGTERM', () => void stopAll(0));
 
 try {
-  const names = await discoverServices();
-  // The router first: it creates the agents' inboxes, so agents find them when they start.
-  const router = startService('router', env);
-  services.push(router);
-  await router.started;
-  services.push(
-    ...names
-      .filter((name) => name !== 'router')
-      .map((name) => startService(name, name === 'gateway' ? { ...env, ...gatewayEnv } : env)),
-  );
-  const addresses = Object.fromEntries(
-    await Promise.all(services.map(async (service) => [service.name, await service.started] as const)),
-  );
+  const addresses = await startFleet(services, { env, gatewayEnv: gateway.env });
   for (const service of services) {
     void service.exited.then((code) => {
       if (!stopping) log('service.exited', { name: service.name, code });
@@ -82,11 +66,11 @@ try {
       `Baton is up: Kafka ${env.KAFKA_BROKERS}, schema registry ${env.SCHEMA_REGISTRY_URL}`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       "  npm run samples    publishes the seeds' sample handoffs",
-      ...(process.env.BATON_API_KEYS
+      ...(gateway.token === undefined
         ? []
         : [
             `  gateway            ${addresses.gateway}/ui/ (API, page and /openapi.json); for the CLI:`,
-            `                     export BATON_GATEWAY_URL=${addresses.gateway} BATON_TOKEN=${gatewayToken}`,
+            `                     export BATON_GATEWAY_URL=${addresses.gateway} BATON_TOKEN=${gateway.token}`,
           ]),
       '  npm run watch      follows outcome events and replies to the user, decoded',
       ...Object.entries(addresses).map(([name, address]) => `  ${name.padEnd(28)} ${address}/healthz /readyz /metrics`),

@@ -3,7 +3,7 @@
  * line each, until Ctrl-C.
  */
 import { randomUUID } from 'node:crypto';
-import { createKafka, topicNames } from '@baton/kafka';
+import { createKafka, LONG_POLL_MAX_WAIT_MS, topicNames } from '@baton/kafka';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec } from '@baton/wire';
 import { loadConnection } from './lib/local-connection.js';
 
@@ -13,6 +13,7 @@ const registry = new SchemaRegistryClient({ url: connection.schemaRegistryUrl })
 const [codec, outcomes] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
 const consumer = createKafka({ brokers: connection.kafkaBrokers, clientId: 'baton-watch' }).consumer({
   groupId: `baton-watch-${randomUUID()}`,
+  maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
 });
 await consumer.connect();
 await consumer.subscribe({

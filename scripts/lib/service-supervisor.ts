@@ -23,6 +23,9 @@ export async function discoverServices(): Promise<string[]> {
   return found;
 }
 
+/** Where a service's log lines go: stdout (true), nowhere (false), or a function. */
+export type Echo = boolean | ((line: string) => void);
+
 export interface RunningService {
   name: string;
   child: ChildProcess;
@@ -33,9 +36,15 @@ export interface RunningService {
 
 /**
  * Starts `entry` as its own Node process (TypeScript through tsx's loader, so the pid is the
- * service itself). With `echo`, its JSON log lines are passed through to stdout unchanged.
+ * service itself). With `echo`, its JSON log lines are passed through to stdout unchanged; given a
+ * function, each line goes to it instead.
  */
-export function startProcess(name: string, entry: string, env: Record<string, string>, echo = true): RunningService {
+export function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  echo: Echo = true,
+): RunningService {
   // A service whose supervisor died (killed, or crashed before it could stop them) is told to
   // stop too (SIGTERM: it drains), rather than retrying a broker that went with the supervisor.
   const [command, args] = dieWithParent(process.execPath, ['--import', 'tsx', entry], 'TERM');
@@ -48,7 +57,8 @@ export function startProcess(name: string, entry: string, env: Record<string, st
   const started = new Promise<string>((resolve, reject) => {
     void exited.then((code) => reject(new Error(`${name} exited with code ${code} before it started`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (echo) process.stdout.write(`${line}\n`);
+      if (typeof echo === 'function') echo(line);
+      else if (echo) process.stdout.write(`${line}\n`);
       if (!line.includes('"service.started"')) return;
       try {
         resolve(String((JSON.parse(line) as { http?: unknown }).http));
@@ -60,9 +70,9 @@ export function startProcess(name: string, entry: string, env: Record<string, st
   return { name, child, started, exited };
 }
 
-/** Starts the service in services/<name>/src/main.ts. */
-export function startService(name: string, env: Record<string, string>): RunningService {
-  return startProcess(name, `services/${name}/src/main.ts`, env);
+/** Starts the service in services/<name>/src/main.ts; `echo` as for `startProcess`. */
+export function startService(name: string, env: Record<string, string>, echo: Echo = true): RunningService {
+  return startProcess(name, `services/${name}/src/main.ts`, env, echo);
 }
 
 /** SIGTERM to each service (they drain and commit), then waits for every one to exit. */

@@ -65,6 +65,7 @@ export {
   type PartitionWatermarks,
 } from './topics/consumer-lag.js';
 export { TopicReader, type TopicReaderOptions } from './reading/topic-reader.js';
+export { LONG_POLL_MAX_WAIT_MS } from './reading/long-poll.js';
 export { readerGroupId } from './reading/reader-group.js';
 export {
   describeConsumerGroups,

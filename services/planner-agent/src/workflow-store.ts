@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BatonError } from '@baton/errors';
 import {
   createProducer,
+  LONG_POLL_MAX_WAIT_MS,
   readerGroupId,
   type Consumer,
   type Kafka,
@@ -54,7 +55,8 @@ export class WorkflowStore {
   constructor(private readonly options: WorkflowStoreOptions) {
     this.consumer = options.kafka.consumer({
       groupId: readerGroupId(options.groupId),
-      maxWaitTimeInMs: 50,
+      // A barrier is read as soon as it is written: the broker answers a waiting fetch when data arrives.
+      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
       readUncommitted: false,
     });
     this.producer = createProducer(options.kafka, { idempotent: true, maxInFlightRequests: 1 });

@@ -37,7 +37,9 @@ export async function readChunks(options: ChunkReadOptions): Promise<void> {
   signal.throwIfAborted();
   const consumer = kafka.consumer({
     groupId: readerGroupId(`baton.context-store.${randomUUID()}`),
-    // Short, because disconnect() waits for the fetch in flight.
+    // Short, unlike LONG_POLL_MAX_WAIT_MS: this reader lives for one read, so it never idles, and
+    // the read ends with disconnect(), which waits for the fetch in flight; a context stored last
+    // in its partition leaves that fetch waiting at the partition's end for the whole wait.
     maxWaitTimeInMs: 100,
     maxBytesPerPartition: options.maxBytesPerPartition,
     // Chunks are written outside transactions; other writers' open transactions must not show.

@@ -19,35 +19,51 @@ interface TestQueue {
   maybeThrottle(ms: number | null): void;
   checkPendingRequests(): void;
   scheduleCheckPendingRequests(): void;
+  scheduleRequestTimeoutCheck(): void;
+  destroy(): void;
   fulfillRequest(response: { correlationId: number; payload: Buffer; size: number }): void;
 }
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function queue(maxInFlightRequests: number | null = null): TestQueue {
+function queue(
+  maxInFlightRequests: number | null = null,
+  options: { enforceRequestTimeout?: boolean; isConnected?: () => boolean } = {},
+): TestQueue {
   const RequestQueue = kafkajsRequestQueue();
-  return new RequestQueue({
+  const created = new RequestQueue({
     maxInFlightRequests,
     requestTimeout: 30_000,
-    enforceRequestTimeout: false,
+    enforceRequestTimeout: options.enforceRequestTimeout ?? false,
+    isConnected: options.isConnected ?? (() => true),
     clientId: 'test',
     broker: '127.0.0.1:9092',
     logger: silent,
   }) as TestQueue;
+  queues.push(created);
+  return created;
 }
 
-/** A request as a connection pushes it; `sent` counts how often it went out. */
-function request(correlationId: number): { pushed: object; sent: () => number } {
+/** Every queue a test made: destroyed after it, as disconnect does, so no check outlives the test. */
+const queues: TestQueue[] = [];
+
+/** A request as a connection pushes it; `sent` counts how often it went out, `error` is its rejection. */
+function request(correlationId: number): { pushed: object; sent: () => number; error: () => Error | undefined } {
   let sent = 0;
+  let error: Error | undefined;
   const entry = {
     correlationId,
     apiKey: 1,
     apiName: 'Fetch',
     apiVersion: 11,
     resolve: () => undefined,
-    reject: () => undefined,
+    reject: (reason: Error) => (error = reason),
   };
-  return { pushed: { entry, expectResponse: true, sendRequest: () => (sent += 1) }, sent: () => sent };
+  return {
+    pushed: { entry, expectResponse: true, sendRequest: () => (sent += 1) },
+    sent: () => sent,
+    error: () => error,
+  };
 }
 
 describe('the idle RequestQueue fix (kafkajs #1556)', () => {
@@ -55,6 +71,7 @@ describe('the idle RequestQueue fix (kafkajs #1556)', () => {
     vi.useFakeTimers();
   });
   afterEach(() => {
+    for (const made of queues.splice(0)) made.destroy();
     vi.useRealTimers();
   });
 
@@ -136,6 +153,77 @@ describe('the idle RequestQueue fix (kafkajs #1556)', () => {
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(10);
     expect(sent()).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('checks no timeouts while nothing is in flight', () => {
+    const connected = queue(null, { enforceRequestTimeout: true });
+    connected.scheduleRequestTimeoutCheck();
+    expect(vi.getTimerCount()).toBe(0);
+    const { pushed } = request(1);
+    connected.push(pushed);
+    expect(vi.getTimerCount()).toBe(1);
+    connected.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+    vi.advanceTimersByTime(1_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('times out a request in flight at most a second after its timeout, then stops checking', () => {
+    const connected = queue(null, { enforceRequestTimeout: true });
+    connected.scheduleRequestTimeoutCheck();
+    const { pushed, error } = request(1);
+    connected.push(pushed);
+    vi.advanceTimersByTime(30_000);
+    expect(error()).toBeUndefined();
+    vi.advanceTimersByTime(1_000);
+    expect(error()?.name).toBe('KafkaJSRequestTimeoutError');
+    expect(connected.inflight.size).toBe(0);
+    vi.advanceTimersByTime(1_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('checks every connection with requests in flight with one timer', () => {
+    const first = queue(null, { enforceRequestTimeout: true });
+    const second = queue(null, { enforceRequestTimeout: true });
+    first.scheduleRequestTimeoutCheck();
+    second.scheduleRequestTimeoutCheck();
+    const late = request(1);
+    const answered = request(1);
+    first.push(late.pushed);
+    second.push(answered.pushed);
+    expect(vi.getTimerCount()).toBe(1);
+    second.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+    vi.advanceTimersByTime(31_000);
+    expect(late.error()?.name).toBe('KafkaJSRequestTimeoutError');
+    expect(answered.error()).toBeUndefined();
+    vi.advanceTimersByTime(1_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('stops checking once the connection is gone, and starts again on the next connect', () => {
+    let connected = true;
+    const dropped = queue(null, { enforceRequestTimeout: true, isConnected: () => connected });
+    dropped.scheduleRequestTimeoutCheck();
+    dropped.push(request(1).pushed);
+    connected = false;
+    vi.advanceTimersByTime(1_000);
+    expect(vi.getTimerCount()).toBe(0);
+    dropped.push(request(2).pushed);
+    expect(vi.getTimerCount()).toBe(0);
+    connected = true;
+    dropped.scheduleRequestTimeoutCheck();
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  it('checks no timeouts when they are not enforced, or after destroy', () => {
+    const unenforced = queue();
+    unenforced.scheduleRequestTimeoutCheck();
+    unenforced.push(request(1).pushed);
+    expect(vi.getTimerCount()).toBe(0);
+    const destroyed = queue(null, { enforceRequestTimeout: true });
+    destroyed.scheduleRequestTimeoutCheck();
+    destroyed.push(request(1).pushed);
+    destroyed.destroy();
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -10,7 +10,7 @@ export function isDeadLetterTopic(prefix: string, topic: string): boolean {
 export interface DeadLetterReaderOptions {
   kafka: Kafka;
   prefix: string;
-  /** Prefix of the readers' own groups; each reader adds a number. */
+  /** Prefix of the reader's own groups; each reader adds a number. */
   groupId: string;
   store: DeadLetterStore;
   logger: Logger;
@@ -20,11 +20,15 @@ export interface DeadLetterReaderOptions {
 
 /**
  * Reads every DLQ topic of the installation into the store. Services create their DLQ when they
- * first start, which may be after the gateway: new topics are looked for every few seconds and
- * each batch found gets a reader of its own, so the readers already running never rebalance.
+ * first start, which may be after the gateway: new topics are looked for every few seconds. One
+ * reader reads them all, since every reader is a fetch loop of its own, idle or not (`npm start`
+ * brings the DLQs up in half a dozen batches): when new ones turn up, a new reader of every DLQ
+ * topic starts from their beginning, then the previous one stops. The store skips what it has
+ * already read, so nothing is missed or counted twice in between.
  */
 export class DeadLetterReader {
-  private readonly readers: TopicReader[] = [];
+  private reader: TopicReader | undefined;
+  private readers = 0;
   private readonly known = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private discovering: Promise<void> = Promise.resolve();
@@ -33,7 +37,7 @@ export class DeadLetterReader {
   constructor(private readonly options: DeadLetterReaderOptions) {}
 
   get isRunning(): boolean {
-    return this.readers.every((reader) => reader.isRunning);
+    return this.reader?.isRunning ?? true;
   }
 
   async start(): Promise<void> {
@@ -51,18 +55,24 @@ export class DeadLetterReader {
     const { kafka, prefix, store } = this.options;
     const found = await listTopicNames(kafka, (topic) => isDeadLetterTopic(prefix, topic) && !this.known.has(topic));
     if (found.length === 0 || this.stopped) return;
-    for (const topic of found) {
-      this.known.add(topic);
-      store.know(topic);
-    }
-    const reader = new TopicReader({
+    for (const topic of found) store.know(topic);
+    const next = new TopicReader({
       kafka,
-      groupId: `${this.options.groupId}.${this.readers.length}`,
-      topics: found,
+      groupId: `${this.options.groupId}.${this.readers++}`,
+      topics: [...this.known, ...found].sort(),
       onRecord: (record) => store.add(record),
     });
-    this.readers.push(reader);
-    await reader.start();
+    try {
+      await next.start();
+    } catch (error) {
+      // Looked for again at the next discovery.
+      await next.stop().catch(() => undefined);
+      throw error;
+    }
+    for (const topic of found) this.known.add(topic);
+    const previous = this.reader;
+    this.reader = next;
+    await previous?.stop();
     this.options.logger.info({ event: 'dlq.reading', topics: found }, 'reading dead-letter topics');
   }
 
@@ -70,6 +80,6 @@ export class DeadLetterReader {
     this.stopped = true;
     clearInterval(this.timer);
     await this.discovering;
-    await Promise.all(this.readers.map((reader) => reader.stop()));
+    await this.reader?.stop();
   }
 }

@@ -65,6 +65,17 @@ describe('DeadLetterStore', () => {
     expect(store.get(TOPIC, '0-3').offset).toBe('3');
   });
 
+  it('skips a letter read again, also once it is no longer in memory', () => {
+    const store = new DeadLetterStore(2);
+    for (let offset = 0; offset < 4; offset += 1) store.add(letter(offset));
+    // A new reader of the topic reads it again from its beginning.
+    for (let offset = 0; offset < 5; offset += 1) store.add(letter(offset));
+    expect(store.summaries()).toEqual([{ topic: TOPIC, source_topic: 'baton.agent.sales_agent.inbox', count: 5 }]);
+    expect(store.matching(TOPIC, {}).map((record) => record.offset)).toEqual(['4', '3']);
+    store.add({ ...letter(1), partition: 1 });
+    expect(store.summaries()[0]?.count).toBe(6);
+  });
+
   it('answers DEAD_LETTER_NOT_FOUND for an unknown topic, and lists a known empty one', () => {
     const store = new DeadLetterStore(10);
     expect(() => store.page('nope.dlq', {}, 10)).toThrowError(

@@ -19,11 +19,16 @@ interface TopicLetters {
   letters: { sequence: number; record: ConsumedRecord }[];
   byId: Map<string, ConsumedRecord>;
   count: number;
+  /** The highest offset added, per partition: a record at or below it was read before. */
+  readUpTo: Map<number, bigint>;
 }
 
 /**
  * The dead letters read from every DLQ topic, newest first, with filters and cursor paging. Each
- * topic keeps its newest `limitPerTopic` records in memory; its count covers them all.
+ * topic keeps its newest `limitPerTopic` records in memory; its count covers them all. A record
+ * read again (a new reader reads its topics from the beginning) is skipped, also once it is no
+ * longer in memory: a partition is read in offset order, so anything up to the last offset added
+ * has been seen.
  */
 export class DeadLetterStore {
   private readonly topics = new Map<string, TopicLetters>();
@@ -33,9 +38,12 @@ export class DeadLetterStore {
 
   add(record: ConsumedRecord): void {
     let topic = this.topics.get(record.topic);
-    if (!topic) this.topics.set(record.topic, (topic = { letters: [], byId: new Map(), count: 0 }));
+    if (!topic) this.topics.set(record.topic, (topic = emptyTopic()));
+    const offset = BigInt(record.offset);
+    const readUpTo = topic.readUpTo.get(record.partition);
+    if (readUpTo !== undefined && offset <= readUpTo) return;
+    topic.readUpTo.set(record.partition, offset);
     const id = deadLetterId(record);
-    if (topic.byId.has(id)) return;
     topic.letters.push({ sequence: ++this.sequence, record });
     topic.byId.set(id, record);
     topic.count += 1;
@@ -47,7 +55,7 @@ export class DeadLetterStore {
 
   /** Makes a topic known before its first record, so an empty DLQ is listed with count 0. */
   know(topic: string): void {
-    if (!this.topics.has(topic)) this.topics.set(topic, { letters: [], byId: new Map(), count: 0 });
+    if (!this.topics.has(topic)) this.topics.set(topic, emptyTopic());
   }
 
   hasTopic(topic: string): boolean {
@@ -97,4 +105,8 @@ export class DeadLetterStore {
       )
       .reverse();
   }
+}
+
+function emptyTopic(): TopicLetters {
+  return { letters: [], byId: new Map(), count: 0, readUpTo: new Map() };
 }
