@@ -14,12 +14,6 @@ export interface ConsumerTuning {
 
 export const DEFAULT_MAX_CONCURRENCY = 64;
 
-/**
- * How long a fetch waits on the broker for data: long polling, answered as soon as a record
- * arrives, so a long wait costs no latency, only the time a consumer's stop waits for its fetch.
- */
-export const FETCH_MAX_WAIT_MS = 1_000;
-
 export const DEFAULT_CONSUMER_TUNING: Readonly<ConsumerTuning> = Object.freeze({
   maxConcurrency: DEFAULT_MAX_CONCURRENCY,
   maxBuffered: 2_000,

@@ -5,7 +5,8 @@ import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import { consumedRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
-import { FETCH_MAX_WAIT_MS, consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
+import { consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
+import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import type { MessageProcessor } from './message-processor.js';
 import { PartitionWorker } from './partition-worker.js';
 import { Permits } from './permits.js';
@@ -77,7 +78,7 @@ export class ExactlyOnceConsumer<T> {
     this.consumer = options.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
       // Read only committed records: a transaction aborted upstream must not be processed.
       readUncommitted: false,
     });

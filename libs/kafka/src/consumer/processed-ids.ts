@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka, Producer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
-import { FETCH_MAX_WAIT_MS } from './consumer-tuning.js';
+import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import { ExpiringIdSet } from './expiring-id-set.js';
 import { readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 
@@ -43,7 +43,10 @@ export class ProcessedIds {
     private readonly retentionMs: number = DEFAULT_DEDUPE_RETENTION_MS,
   ) {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
-    this.consumer = kafka.consumer({ groupId: uniqueReaderGroupId(readerGroupId), maxWaitTimeInMs: FETCH_MAX_WAIT_MS });
+    this.consumer = kafka.consumer({
+      groupId: uniqueReaderGroupId(readerGroupId),
+      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+    });
   }
 
   async start(): Promise<void> {
