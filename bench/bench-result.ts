@@ -1,4 +1,5 @@
 import type { NegotiationBenchResult } from './negotiation-bench.js';
+import type { SlowHandlerResult } from './slow-handler-bench.js';
 import type { PacingReport } from './pacing.js';
 import type { LatencySummary } from './stats.js';
 import type { TargetCheck } from './targets.js';
@@ -31,14 +32,7 @@ export interface BenchResult {
    */
   rows: Record<string, LatencySummary>;
   negotiation: Omit<NegotiationBenchResult, 'rows'>;
-  slowHandler: {
-    tasks: number;
-    handoffsPerTask: number;
-    handlerMs: number;
-    concurrency: number;
-    idealPerS: number;
-    roundBoundPerS: number;
-  };
+  slowHandler: Omit<SlowHandlerResult, 'summary'>;
   lightLoad: { ratePerS: number; seconds: number; pacing: PacingReport };
   idle: IdleRow;
   peakRssMiB: Record<string, number>;

@@ -134,6 +134,7 @@ try {
     processes,
     progress,
   });
+  const { summary: slowSummary, ...slowFacts } = slow;
 
   const peakRssMiB = await processes.peakRssMiB();
   const batonServices = Object.keys(peakRssMiB).filter((name) => !name.startsWith('relay_'));
@@ -149,7 +150,7 @@ try {
   const rows = {
     ...throughput,
     ...negotiatedRows,
-    slowHandler: slow.summary,
+    slowHandler: slowSummary,
     'lightLoad.routerHop': lightLoad.routerHop,
     'lightLoad.agentHop': lightLoad.agentHop,
     'lightLoad.fullPath': lightLoad.fullPath,
@@ -169,14 +170,7 @@ try {
     config: { messages: args.messages, negotiations: args.negotiations, partitions: PARTITIONS, tasks: TASKS },
     rows,
     negotiation,
-    slowHandler: {
-      tasks: slow.tasks,
-      handoffsPerTask: slow.handoffsPerTask,
-      handlerMs: slow.handlerMs,
-      concurrency: slow.concurrency,
-      idealPerS: slow.idealPerS,
-      roundBoundPerS: slow.roundBoundPerS,
-    },
+    slowHandler: slowFacts,
     lightLoad: { ratePerS: lightLoad.ratePerS, seconds: lightLoad.seconds, pacing: lightLoad.pacing },
     idle,
     peakRssMiB,
