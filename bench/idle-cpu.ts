@@ -2,14 +2,15 @@
  * Idle CPU of the fleet `npm start` runs: every service started as `npm start` starts it, on topics
  * of a prefix of its own, left without traffic once all are ready and their consumer groups are
  * stable; then the CPU time (user + system, from /proc) of each service and of the broker over a
- * window of `seconds`. Alone: `npx tsx bench/idle-cpu.ts [seconds]` (Kafka and the registry from
- * KAFKA_BROKERS and SCHEMA_REGISTRY_URL, else provisioned as `npm start` does).
+ * window of `seconds`; then it stops the fleet and deletes its topics. Alone:
+ * `npx tsx bench/idle-cpu.ts [seconds]` (Kafka and the registry from KAFKA_BROKERS and
+ * SCHEMA_REGISTRY_URL, else provisioned as `npm start` does).
  *
  * On a shared broker the broker's figure includes whatever else uses it meanwhile.
  */
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createKafka, describeConsumerGroups, type ConsumerGroupStatus } from '@baton/kafka';
+import { createKafka, deleteTopics, describeConsumerGroups, type ConsumerGroupStatus } from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from '../scripts/lib/fleet.js';
 import { stopServices, type RunningService } from '../scripts/lib/service-supervisor.js';
 import { clockTicksPerSecond, cpuPercent, findListeningPid, treeCpuTicks } from './proc-stat.js';
@@ -90,6 +91,12 @@ export async function measureIdleCpu(options: IdleCpuOptions): Promise<IdleCpuRe
   } finally {
     progress('stopping the fleet');
     await stopServices(services);
+    const kafka = createKafka({ brokers: options.brokers, clientId: `${prefix}-cleanup`, logLevel: 'nothing' });
+    const deleted = await deleteTopics(kafka, (topic) => topic.startsWith(`${prefix}.`)).catch((error: unknown) => {
+      progress(`could not delete the topics ${prefix}.*: ${(error as Error).message}`);
+      return [];
+    });
+    progress(`deleted its ${deleted.length} topics`);
   }
 }
 

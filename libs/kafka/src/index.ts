@@ -66,13 +66,14 @@ export {
 } from './topics/consumer-lag.js';
 export { TopicReader, type TopicReaderOptions } from './reading/topic-reader.js';
 export { LONG_POLL_MAX_WAIT_MS } from './reading/long-poll.js';
-export { readerGroupId } from './reading/reader-group.js';
+export { readerGroupId, READER_HEARTBEAT_INTERVAL_MS } from './reading/reader-group.js';
 export {
   describeConsumerGroups,
   listTopicNames,
   type ConsumerGroupStatus,
   type GroupMember,
 } from './admin/consumer-groups.js';
+export { deleteTopics } from './admin/delete-topics.js';
 export { TransactionalSender, type SentRecord } from './transactional-sender.js';
 export { ContextStore, type ContextStoreOptions, type PutContextOptions } from './context-store/context-store.js';
 export { CONTEXT_HEADERS } from './context-store/chunk-headers.js';

@@ -1,5 +1,11 @@
 import { BatonError } from '@baton/errors';
-import { fetchEndOffsets, LONG_POLL_MAX_WAIT_MS, type Consumer, type Kafka } from '@baton/kafka';
+import {
+  fetchEndOffsets,
+  LONG_POLL_MAX_WAIT_MS,
+  READER_HEARTBEAT_INTERVAL_MS,
+  type Consumer,
+  type Kafka,
+} from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import { parsePendingEntry } from './pending-record.js';
 import type { PendingTasks } from './pending-tasks.js';
@@ -26,7 +32,11 @@ export class PendingReader {
 
   constructor(private readonly options: PendingReaderOptions) {
     // The group never commits, so every start reads the topic from its beginning.
-    this.consumer = options.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS });
+    this.consumer = options.kafka.consumer({
+      groupId: options.groupId,
+      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
+    });
   }
 
   async start(): Promise<void> {

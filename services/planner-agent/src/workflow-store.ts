@@ -3,6 +3,7 @@ import { BatonError } from '@baton/errors';
 import {
   createProducer,
   LONG_POLL_MAX_WAIT_MS,
+  READER_HEARTBEAT_INTERVAL_MS,
   readerGroupId,
   type Consumer,
   type Kafka,
@@ -57,6 +58,7 @@ export class WorkflowStore {
       groupId: readerGroupId(options.groupId),
       // A barrier is read as soon as it is written: the broker answers a waiting fetch when data arrives.
       maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
       readUncommitted: false,
     });
     this.producer = createProducer(options.kafka, { idempotent: true, maxInFlightRequests: 1 });

@@ -11,3 +11,10 @@ const PROCESS_TOKEN = randomUUID().slice(0, 8);
 export function readerGroupId(base: string): string {
   return `${base}.${PROCESS_TOKEN}`;
 }
+
+/**
+ * kafkajs's `heartbeatInterval` for a reader group. The group has one member, so a heartbeat only
+ * keeps its session (kafkajs's default, 30 s) alive: a third of it, as Kafka advises. At kafkajs's
+ * 3 s default, heartbeats would be a quarter of an idle reader's requests.
+ */
+export const READER_HEARTBEAT_INTERVAL_MS = 10_000;

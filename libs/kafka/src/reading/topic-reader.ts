@@ -1,7 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
-import { readerGroupId } from './reader-group.js';
+import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 import { fetchEndOffsets } from '../topics/end-offsets.js';
 
@@ -28,9 +28,6 @@ export interface TopicReaderOptions {
   onRecord(record: ConsumedRecord): void | Promise<void>;
 }
 
-/** A third of kafkajs's default session timeout (30 s), as Kafka advises. */
-const READER_HEARTBEAT_INTERVAL_MS = 10_000;
-
 /**
  * Reads whole topics, from the first record on and then as records arrive, committed records
  * only. For views kept in memory (timelines, dead letters, the audit trail, the agent registry)
@@ -44,8 +41,6 @@ export class TopicReader {
     this.consumer = options.kafka.consumer({
       groupId: readerGroupId(options.groupId),
       maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
-      // The group has this reader alone, so a heartbeat only keeps its session (30 s) alive; at
-      // kafkajs's 3 s default, heartbeats would be a quarter of an idle reader's requests.
       heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
       readUncommitted: false,
     });
