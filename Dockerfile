@@ -2,9 +2,10 @@
 #
 #   docker build --build-arg SERVICE=sales-agent -t baton/sales-agent .
 #
-# The container runs `node --import tsx services/$SERVICE/src/main.ts` (TypeScript runs through tsx;
-# there is no JS build). SERVICE is set in the last layer only, so the images of all services share
-# every other layer, and SERVICE can also be overridden at run time (`docker run -e SERVICE=router`).
+# The container runs `node --env-file=services/node.env --import tsx services/$SERVICE/src/main.ts`:
+# the Node options every launcher gives a service (see services/node.env), and TypeScript through
+# tsx (there is no JS build). SERVICE is set in the last layer only, so the images of all services
+# share every other layer, and SERVICE can also be overridden at run time (`docker run -e SERVICE=router`).
 # Only BuildKit-independent instructions are used, so the classic builder (docker-compose 1.x) builds it too.
 
 ARG NODE_VERSION=22
@@ -54,4 +55,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
 ARG SERVICE=router
 ENV SERVICE=${SERVICE}
 # exec: node is PID 1 and receives SIGTERM itself, which drains the service (work in progress commits).
-CMD ["sh", "-c", "exec node --import tsx \"services/${SERVICE}/src/main.ts\""]
+CMD ["sh", "-c", "exec node --env-file=services/node.env --import tsx \"services/${SERVICE}/src/main.ts\""]

@@ -61,7 +61,10 @@ describe('Dockerfile', () => {
     expect(args('USER')).toEqual(['node']);
     expect(args('ARG')).toContain('SERVICE=router');
     expect(args('ENV')).toContain('SERVICE=${SERVICE}');
-    expect(args('CMD')).toEqual(['["sh", "-c", "exec node --import tsx \\"services/${SERVICE}/src/main.ts\\""]']);
+    // The services' Node options (services/node.env), the same file every other launcher passes.
+    expect(args('CMD')).toEqual([
+      '["sh", "-c", "exec node --env-file=services/node.env --import tsx \\"services/${SERVICE}/src/main.ts\\""]',
+    ]);
     expect(args('EXPOSE')).toEqual(['8080']);
     const env = args('ENV').join(' ');
     expect(env).toContain('HTTP_PORT=8080');

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dieWithParent } from '@baton/local-infra';
+import { serviceNodeArgs } from './service-node-args.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,9 +36,10 @@ export interface RunningService {
 }
 
 /**
- * Starts `entry` as its own Node process (TypeScript through tsx's loader, so the pid is the
- * service itself). With `echo`, its JSON log lines are passed through to stdout unchanged; given a
- * function, each line goes to it instead.
+ * Starts `entry` as its own Node process, as every service runs (serviceNodeArgs: the Node options
+ * of services/node.env, TypeScript through tsx's loader, so the pid is the service itself). With
+ * `echo`, its JSON log lines are passed through to stdout unchanged; given a function, each line
+ * goes to it instead.
  */
 export function startProcess(
   name: string,
@@ -47,7 +49,7 @@ export function startProcess(
 ): RunningService {
   // A service whose supervisor died (killed, or crashed before it could stop them) is told to
   // stop too (SIGTERM: it drains), rather than retrying a broker that went with the supervisor.
-  const [command, args] = dieWithParent(process.execPath, ['--import', 'tsx', entry], 'TERM');
+  const [command, args] = dieWithParent(process.execPath, serviceNodeArgs(entry), 'TERM');
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },

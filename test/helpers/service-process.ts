@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -24,7 +25,7 @@ export function startServiceProcess(
   timeoutMs = 60_000,
 ): Promise<ServiceProcess> {
   // One process, not tsx's CLI wrapper: a SIGKILL must reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, serviceNodeArgs(entry), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

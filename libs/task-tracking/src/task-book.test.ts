@@ -23,6 +23,27 @@ function fold(events: OutcomeEvent[], book = new TaskBook()): TaskBook {
   return book;
 }
 
+describe('TaskBook: timeline entries', () => {
+  it('keeps each outcome event field for field, key order and absent fields included, when its strings are pooled', () => {
+    // Fresh copies of equal strings, as a decoder hands them over event after event.
+    const copy = (text: string) => Buffer.from(text).toString();
+    const events = [1, 2, 3].map((n) =>
+      event(copy('t'), 'ROUTED', {
+        agent_id: copy('router'),
+        sender_id: copy('sales_agent'),
+        target: copy('human_agent'),
+        detail: copy(`rule ${n % 2}`),
+        parent_task_ids: [],
+      }),
+    );
+    const timeline = fold(events).get('t')?.timeline;
+    expect(timeline).toStrictEqual(events.map((each) => ({ kind: 'outcome', ...each })));
+    expect(timeline?.map((entry) => Object.keys(entry))).toEqual(
+      events.map((each) => Object.keys({ kind: 'outcome', ...each })),
+    );
+  });
+});
+
 describe('TaskBook: the status table', () => {
   it('covers every outcome', () => {
     expect(Object.keys(STATUS_TABLE).sort()).toEqual([...HANDOFF_OUTCOMES].sort());

@@ -13,6 +13,7 @@ import {
   type NegotiationOutcome,
   type RefusedMessage,
 } from './negotiation.js';
+import { StringPool } from './string-pool.js';
 
 /**
  * Seed 004's TaskStatus, in its order (CREATE 0 ... FINISH 4), then the two ends a negotiated
@@ -21,6 +22,25 @@ import {
  */
 export const TASK_STATUSES = ['CREATE', 'EXECUTING', 'WAITING', 'BREAK', 'FINISH', 'FAILED', 'EXPIRED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/**
+ * The fields of an outcome event whose values recur from event to event (agents, types, outcomes,
+ * categories, routing details): a timeline keeps one pooled copy of each value, not one per event.
+ */
+const POOLED_OUTCOME_FIELDS = [
+  'agent_id',
+  'handoff_type',
+  'sender_id',
+  'recipient_id',
+  'issue_category',
+  'outcome',
+  'target',
+  'detail',
+  'error_code',
+  'workflow_state',
+] as const satisfies readonly (keyof OutcomeEvent)[];
+
+const NO_PARENTS: readonly string[] = Object.freeze([]);
 
 /** Statuses no later event changes: the task is not processed further. */
 const FINAL_STATUSES: readonly TaskStatus[] = ['FAILED', 'EXPIRED'];
@@ -151,6 +171,7 @@ export interface TaskBookOptions {
 export class TaskBook {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly maxTasks: number;
+  private readonly strings = new StringPool();
 
   constructor(options: TaskBookOptions = {}) {
     this.maxTasks = options.maxTasks ?? Number.POSITIVE_INFINITY;
@@ -194,7 +215,7 @@ export class TaskBook {
   }
 
   private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
-    task.timeline.push({ kind: 'outcome', ...event });
+    task.timeline.push(this.outcomeEntry(task, event));
     task.outcomes[event.outcome] = (task.outcomes[event.outcome] ?? 0) + 1;
     const transition = transitionOf(event, task.status);
     this.setStatus(task, transition.status, event.time, event.event_id);
@@ -210,6 +231,22 @@ export class TaskBook {
       parent.children.add(event.task_id);
       if (!this.tasks.has(parentId)) this.touch(parent);
     }
+  }
+
+  /**
+   * The event as the timeline keeps it, equal to it field for field: the task id is the record's
+   * own, recurring values are pooled and no parents share one empty list. A book keeps every event
+   * it reads, and a decoded event holds a fresh copy of each string: this cuts what an entry
+   * weighs by about a third (issue 10: the tracker's peak RSS under the bench).
+   */
+  private outcomeEntry(task: TaskRecord, event: OutcomeEvent): TimelineEntry {
+    const entry: Record<string, unknown> = { kind: 'outcome', ...event, task_id: task.task_id };
+    for (const field of POOLED_OUTCOME_FIELDS) {
+      const value = entry[field];
+      if (typeof value === 'string') entry[field] = this.strings.intern(value);
+    }
+    if (event.parent_task_ids?.length === 0) entry.parent_task_ids = NO_PARENTS;
+    return entry as TimelineEntry;
   }
 
   /** A negotiation opens: the sender keeps the task, which waits for a receiver. */

@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { SERVICE_NODE_OPTIONS_FILE, serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
+import { REPO_ROOT, readRepoFile, repoPath } from './repo.js';
+
+/** The options services/node.env gives NODE_OPTIONS, by name (`--max-semi-space-size` → '2'). */
+function nodeOptions(): Map<string, string> {
+  const line = readRepoFile('services', 'node.env')
+    .split('\n')
+    .find((entry) => entry.startsWith('NODE_OPTIONS='));
+  const value = /^NODE_OPTIONS="([^"]*)"$/.exec(line ?? '')?.[1];
+  if (value === undefined) throw new Error('services/node.env has no NODE_OPTIONS="..." line');
+  return new Map(value.split(/\s+/).map((option) => option.split('=') as [string, string]));
+}
+
+describe('services/node.env: the Node options of every service process', () => {
+  it('bounds the young generation and keeps the old generation growing conservatively', () => {
+    const options = nodeOptions();
+    expect(Number(options.get('--max-semi-space-size'))).toBeLessThanOrEqual(2);
+    // V8 lets the old generation outgrow its live size by up to 4x above a 2 GiB limit (issue 10).
+    expect(Number(options.get('--max-old-space-size'))).toBeLessThanOrEqual(1024);
+  });
+
+  it('is read by this Node, and V8 applies it', () => {
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS; // the environment's NODE_OPTIONS would take precedence over the file
+    const limitMiB = Number(
+      execFileSync(
+        process.execPath,
+        [
+          `--env-file=${repoPath('services', 'node.env')}`,
+          '-p',
+          "require('node:v8').getHeapStatistics().heap_size_limit / 1048576",
+        ],
+        { cwd: REPO_ROOT, env, encoding: 'utf8' },
+      ),
+    );
+    const options = nodeOptions();
+    // The heap limit is the old generation's plus the young generation's (three semi-spaces).
+    expect(limitMiB).toBe(
+      Number(options.get('--max-old-space-size')) + 3 * Number(options.get('--max-semi-space-size')),
+    );
+  });
+
+  it('is what npm start, the bench and the tests pass, as the Dockerfile does', () => {
+    expect(SERVICE_NODE_OPTIONS_FILE).toBe(repoPath('services', 'node.env'));
+    expect(serviceNodeArgs('services/router/src/main.ts')).toEqual([
+      `--env-file=${SERVICE_NODE_OPTIONS_FILE}`,
+      '--import',
+      'tsx',
+      'services/router/src/main.ts',
+    ]);
+    expect(readRepoFile('Dockerfile')).toContain('exec node --env-file=services/node.env --import tsx');
+  });
+});
