@@ -4,7 +4,7 @@ import { BatonError } from '@baton/errors';
 import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
 import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import { ExpiringIdSet } from './expiring-id-set.js';
-import { readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
+import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
@@ -26,12 +26,21 @@ function resultOf(value: Buffer | null): MessageResult {
  * an id is recorded exactly when the message's effects are. Every instance reads the whole topic
  * into memory; the owner of a partition writes a barrier through its (fencing) transactional
  * producer and waits to read it back, after which it knows every id committed before.
+ *
+ * A partition is fetched only while a barrier written to it has not been read back. The ids
+ * committed after it are the owner's own, which it adds as it commits them; those of a later owner
+ * matter only when this instance takes the partition up again, and then its new barrier is read
+ * after them, from where reading stopped. So an idle instance sends this reader no fetch at all,
+ * where it used to long-poll every partition; the price is up to LONG_POLL_MAX_WAIT_MS more to take
+ * a partition up, since kafkajs, with every partition paused, looks for resumed ones only that often.
  */
 export class ProcessedIds {
   private readonly ids = new Map<number, ExpiringIdSet>();
   /** Dead-lettered ids: skipped when redelivered, processed again only when an operator replays them. */
   private readonly deadLettered = new Map<number, ExpiringIdSet>();
   private readonly barriers = new Map<string, () => void>();
+  /** Partition to the number of its barriers not read back yet: the partitions fetched. */
+  private readonly reading = new Map<number, number>();
   private readonly consumer: Consumer;
   private started = false;
 
@@ -46,11 +55,20 @@ export class ProcessedIds {
     this.consumer = kafka.consumer({
       groupId: uniqueReaderGroupId(readerGroupId),
       maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
     });
   }
 
   async start(): Promise<void> {
     await this.consumer.connect();
+    // Before the first fetch of each generation: a consumer kafkajs restarts after a crash has
+    // forgotten what was paused. Partition by partition: kafkajs's pause of a whole topic is undone
+    // by the next pause of a single partition.
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = payload.memberAssignment[this.topic] ?? [];
+      this.consumer.pause([{ topic: this.topic, partitions: assigned.filter((p) => !this.reading.has(p)) }]);
+      this.consumer.resume([{ topic: this.topic, partitions: [...this.reading.keys()] }]);
+    });
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
@@ -126,16 +144,40 @@ export class ProcessedIds {
     });
     // Observed here so a timeout while the transaction is still running is not an unhandled rejection.
     seen.catch(() => undefined);
-    const transaction = await producer.transaction();
+    this.startReading(partition);
     try {
-      await transaction.send({ topic: this.topic, messages: [{ key: BARRIER_KEY, value: barrier, partition }] });
-      await transaction.commit();
-    } catch (error) {
-      await transaction.abort().catch(() => undefined);
-      this.barriers.delete(barrier);
-      throw error;
+      const transaction = await producer.transaction();
+      try {
+        await transaction.send({ topic: this.topic, messages: [{ key: BARRIER_KEY, value: barrier, partition }] });
+        await transaction.commit();
+      } catch (error) {
+        await transaction.abort().catch(() => undefined);
+        this.barriers.delete(barrier);
+        throw error;
+      }
+      await seen;
+    } finally {
+      this.stopReading(partition);
     }
-    await seen;
+  }
+
+  private startReading(partition: number): void {
+    this.reading.set(partition, (this.reading.get(partition) ?? 0) + 1);
+    this.consumer.resume([{ topic: this.topic, partitions: [partition] }]);
+  }
+
+  /**
+   * Records of the partition already fetched are still delivered, or fetched again on resume when
+   * kafkajs drops them (it stops a batch at a paused partition): either way none is skipped.
+   */
+  private stopReading(partition: number): void {
+    const left = (this.reading.get(partition) ?? 1) - 1;
+    if (left > 0) {
+      this.reading.set(partition, left);
+      return;
+    }
+    this.reading.delete(partition);
+    this.consumer.pause([{ topic: this.topic, partitions: [partition] }]);
   }
 
   async stop(): Promise<void> {
