@@ -13,12 +13,19 @@ export interface AgentRegistryReaderOptions {
   logger: RegistryLogger;
   /** @default 60 s */
   catchUpTimeoutMs?: number;
+  /**
+   * Whether the view follows the topic as records arrive (the default), or, with `false`, only when
+   * `refresh()` asks: see TopicReaderOptions.live. Every instance's heartbeat is a record, so a live
+   * reader wakes for each of them.
+   */
+  live?: boolean;
 }
 
 /**
  * Keeps an AgentRegistryView in step with the registry topic. `start` reads the topic from its
  * beginning and resolves once it has read up to the end offsets the topic had then, so the view is
- * complete before it is used (the router takes no handoff before); it then goes on reading.
+ * complete before it is used (the router takes no handoff before); it then goes on reading, or,
+ * not `live`, reads on only when refreshed.
  */
 export class AgentRegistryReader {
   private readonly reader: TopicReader;
@@ -31,6 +38,7 @@ export class AgentRegistryReader {
       groupId: options.groupId,
       topics: [options.topic],
       catchUp: { timeoutMs: options.catchUpTimeoutMs ?? 60_000 },
+      live: options.live,
       onRecord: (record) => {
         if (record.key === null) return;
         if (record.value === null) {
@@ -59,6 +67,11 @@ export class AgentRegistryReader {
   async start(): Promise<void> {
     await this.reader.start();
     this.loaded = true;
+  }
+
+  /** Resolves once the view holds every record the topic has now; see TopicReader.refresh. */
+  refresh(): Promise<void> {
+    return this.reader.refresh();
   }
 
   stop(): Promise<void> {

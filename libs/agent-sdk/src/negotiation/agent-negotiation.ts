@@ -83,6 +83,9 @@ export class AgentNegotiation {
       groupId: `${agentGroupId(topics, agentId)}.registry.${config.instanceId}`,
       view: this.view,
       logger,
+      // Read only for a rejection's suggestions: following every instance's heartbeats (each
+      // instance's every 5 s) woke every agent several times a second.
+      live: false,
     });
     const lag = new ConsumerLagReader(kafka, agentGroupId(topics, agentId), topics.agentInbox(agentId));
     let consumer: ExactlyOnceConsumer<ControlMessage> | undefined;
@@ -107,7 +110,10 @@ export class AgentNegotiation {
           lifecycleCodec: context.lifecycleCodec,
           topics,
           queued: async () => queuedHandoffs(await readLag(lag)),
-          liveAgents: () => liveAgentCards(this.view, this.now()),
+          liveAgents: async () => {
+            await refreshRegistry(reader);
+            return liveAgentCards(this.view, this.now());
+          },
           contexts: this.storeOf(context),
           now: this.now,
         }),
@@ -154,6 +160,14 @@ async function closeAll(closing: (Promise<unknown> | undefined)[], logger: Logge
     if (result.status === 'rejected') {
       logger.warn({ event: 'negotiation.close_failed', err: result.reason }, 'negotiation resource not closed cleanly');
     }
+  }
+}
+
+async function refreshRegistry(reader: AgentRegistryReader): Promise<void> {
+  try {
+    await reader.refresh();
+  } catch (cause) {
+    throw new BatonError('KAFKA_UNAVAILABLE', 'the agent registry could not be read', { cause });
   }
 }
 

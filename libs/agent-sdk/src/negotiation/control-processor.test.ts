@@ -72,7 +72,7 @@ function processorWith(options: Partial<ControlProcessorOptions> = {}) {
     lifecycleCodec: codecs.lifecycleCodec,
     topics,
     queued: () => Promise.reject(new Error('the lag should not be read at unlimited capacity')),
-    liveAgents: () => [],
+    liveAgents: async () => [],
     contexts: noStore,
     now,
     ...options,
@@ -123,7 +123,9 @@ describe('the control topic processor: requests', () => {
 
   it('accepts a request it can take, on the events topic only, in reply to the request', async () => {
     const message = request();
-    const outputs = await run(processorWith(), message);
+    // The registry is read only for a rejection's suggestions.
+    const processor = processorWith({ liveAgents: () => Promise.reject(new Error('the registry should not be read')) });
+    const outputs = await run(processor, message);
     expect(outputs.map((record) => record.topic)).toEqual(['t.events']);
     expect(outputs[0]?.key).toBe(TASK);
     expect(await decodeLifecycle(outputs)).toMatchObject([
@@ -142,7 +144,7 @@ describe('the control topic processor: requests', () => {
     const processor = processorWith({
       config: { capacity: 2, estimatedHandoffSeconds: 5 },
       queued: async () => 2,
-      liveAgents: () => [card, { agent_id: 'other_expert', name: 'X', domain: 'network', skills: [] }],
+      liveAgents: async () => [card, { agent_id: 'other_expert', name: 'X', domain: 'network', skills: [] }],
     });
     const message = request('net_expert', 'Network');
     expect(await decodeLifecycle(await run(processor, message))).toMatchObject([

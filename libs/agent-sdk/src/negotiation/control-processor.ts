@@ -9,7 +9,7 @@ import {
 } from '@baton/protocol';
 import { CONTEXT_CONTENT_TYPE, handoffRecord, lifecycleRecord, type ContextSink, type Handoff } from '@baton/runtime';
 import type { HandoffCodec, LifecycleCodec } from '@baton/wire';
-import { decideOnRequest, type CapabilityCard } from './decide-on-request.js';
+import { decideOnRequest, refusalOf, type CapabilityCard } from './decide-on-request.js';
 import { handoffOfContext, type ContextSource } from './handoff-context.js';
 import { INBOX_RECORD_MAX_BYTES, claimCheckRecord } from './inbox-claim-check.js';
 import type { NegotiationConfig } from './negotiation-config.js';
@@ -26,8 +26,8 @@ export interface ControlProcessorOptions {
   topics: TopicNames;
   /** Handoffs waiting in the agent's inbox; read only when its capacity is limited. */
   queued(): Promise<number>;
-  /** The cards of the live agents in the registry now. */
-  liveAgents(): readonly CapabilityCard[];
+  /** The cards of the live agents in the registry now; asked only for a rejection, which names them. */
+  liveAgents(): Promise<readonly CapabilityCard[]>;
   /** Where contexts sent by reference are fetched, and a context too large for the inbox is stored. */
   contexts: ContextSource & ContextSink;
   now?: () => Date;
@@ -60,12 +60,9 @@ export function controlProcessor(options: ControlProcessorOptions): MessageProce
   async function answer(request: Immutable<HandoffRequest>): Promise<OutputRecord[]> {
     const { capacity, estimatedHandoffSeconds } = options.config;
     const queued = Number.isFinite(capacity) ? await options.queued() : 0;
-    const decision = decideOnRequest(request, {
-      card: options.card,
-      queued,
-      capacity,
-      liveAgents: options.liveAgents(),
-    });
+    const circumstances = { card: options.card, queued, capacity };
+    const liveAgents = refusalOf(request, circumstances) === undefined ? [] : await options.liveAgents();
+    const decision = decideOnRequest(request, { ...circumstances, liveAgents });
     const envelope = replyTo(request, request.message_id);
     const reply =
       decision.decision === 'accept'

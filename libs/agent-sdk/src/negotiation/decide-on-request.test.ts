@@ -5,6 +5,7 @@ import {
   decideOnRequest,
   isAgentOfType,
   liveAgentCards,
+  refusalOf,
   type CapabilityCard,
   type RequestCircumstances,
 } from './decide-on-request.js';
@@ -42,6 +43,16 @@ describe('isAgentOfType', () => {
   it('and of no other', () => {
     expect(isAgentOfType(self, 'Sales')).toBe(false);
     expect(isAgentOfType(self, 'Network Expert')).toBe(false);
+  });
+});
+
+describe('refusalOf', () => {
+  it('names why a request is refused, from the card and the capacity alone', () => {
+    expect(refusalOf(request('Sales'), circumstances())).toBe('capability mismatch: net_expert is not a Sales');
+    expect(refusalOf(request('network'), circumstances({ queued: 3, capacity: 3 }))).toBe(
+      'overloaded: 3 handoffs queued, capacity 3',
+    );
+    expect(refusalOf(request('network'), circumstances({ queued: 2, capacity: 3 }))).toBeUndefined();
   });
 });
 

@@ -39,6 +39,21 @@ export function isAgentOfType(card: CapabilityCard, desiredType: string): boolea
 }
 
 /**
+ * Why the receiver refuses a HandoffRequest (it is not of the desired type, or its inbox already
+ * holds `capacity` handoffs), or undefined when it accepts. The live agents play no part: only a
+ * refusal names them, so they need reading only for one.
+ */
+export function refusalOf(
+  request: Immutable<HandoffRequest>,
+  { card, queued, capacity }: Omit<RequestCircumstances, 'liveAgents'>,
+): string | undefined {
+  const desired = request.payload.desired_agent_type;
+  if (!isAgentOfType(card, desired)) return `capability mismatch: ${card.agent_id} is not a ${desired}`;
+  if (queued >= capacity) return `overloaded: ${queued} handoffs queued, capacity ${capacity}`;
+  return undefined;
+}
+
+/**
  * A receiver's answer to a HandoffRequest addressed to it: rejected when the agent is not of the
  * desired type, or when its inbox already holds `capacity` handoffs; accepted otherwise. A
  * rejection suggests the other live agents of the desired type, by id, sorted.
@@ -47,13 +62,9 @@ export function decideOnRequest(
   request: Immutable<HandoffRequest>,
   circumstances: RequestCircumstances,
 ): RequestDecision {
-  const { card, queued, capacity, liveAgents } = circumstances;
+  const { card, liveAgents } = circumstances;
   const desired = request.payload.desired_agent_type;
-  const refusal = !isAgentOfType(card, desired)
-    ? `capability mismatch: ${card.agent_id} is not a ${desired}`
-    : queued >= capacity
-      ? `overloaded: ${queued} handoffs queued, capacity ${capacity}`
-      : undefined;
+  const refusal = refusalOf(request, circumstances);
   if (refusal === undefined) return { decision: 'accept' };
   const alternatives = liveAgents
     .filter((agent) => agent.agent_id !== card.agent_id && isAgentOfType(agent, desired))

@@ -3,6 +3,7 @@ import { BatonError } from '@baton/errors';
 import { LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
+import { ReadProgress, parsePartitionKey, partitionKey, type PartitionKey } from './read-progress.js';
 import { fetchEndOffsets } from '../topics/end-offsets.js';
 
 export interface TopicReaderOptions {
@@ -25,6 +26,14 @@ export interface TopicReaderOptions {
    * rejects with KAFKA_UNAVAILABLE after `timeoutMs` (default 60 s). Only with `fromBeginning`.
    */
   catchUp?: { timeoutMs?: number };
+  /**
+   * Whether the reader goes on fetching as records arrive (the default). With `false` (and
+   * `catchUp`) it fetches nothing once caught up, until `refresh()` asks it to read on: for a view
+   * used rarely, which then must be current, an idle reader costs neither the broker nor the
+   * process a fetch. A refresh takes up to LONG_POLL_MAX_WAIT_MS more than a live reader's read:
+   * kafkajs, every partition paused, looks for resumed ones only that often.
+   */
+  live?: boolean;
   onRecord(record: ConsumedRecord): void | Promise<void>;
 }
 
@@ -35,20 +44,39 @@ export interface TopicReaderOptions {
  */
 export class TopicReader {
   private readonly consumer: Consumer;
+  private readonly progress = new ReadProgress();
+  /** Drops each read still waiting, rejecting it: on stop. */
+  private readonly cancels = new Set<(error: Error) => void>();
   private running = false;
 
   constructor(private readonly options: TopicReaderOptions) {
+    if (options.live === false && options.catchUp === undefined) {
+      throw new Error('a TopicReader that is not live must catch up: it reads only to the ends it is asked for');
+    }
     this.consumer = options.kafka.consumer({
       groupId: readerGroupId(options.groupId),
       maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
       heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
       readUncommitted: false,
     });
-    this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       this.running = true;
+      // kafkajs reads a group that never commits from the start again after each join.
+      this.progress.restarted();
+      if (options.live === false) this.fetchOnlyWanted(payload.memberAssignment);
     });
     this.consumer.on(this.consumer.events.CRASH, () => {
       this.running = false;
+    });
+    // The position comes from the consumer's batch events rather than the last record seen: a
+    // partition written by transactions ends in a commit marker, which takes an offset but is never
+    // delivered as a record. Synchronous, so a partition is paused before its next batch is handled.
+    this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      const key = partitionKey(payload.topic, payload.partition);
+      this.progress.advanced(key, BigInt(payload.lastOffset) + 1n);
+      if (options.live === false && !this.progress.wanted(key)) {
+        this.consumer.pause([{ topic: payload.topic, partitions: [payload.partition] }]);
+      }
     });
   }
 
@@ -57,7 +85,7 @@ export class TopicReader {
   }
 
   async start(): Promise<void> {
-    const caughtUp = this.options.catchUp === undefined ? undefined : this.caughtUp(await this.endOffsets());
+    const caughtUp = this.options.catchUp === undefined ? undefined : this.readTo(await this.endOffsets());
     // Observed here so a timeout while connecting is not an unhandled rejection.
     caughtUp?.catch(() => undefined);
     await this.consumer.connect();
@@ -74,8 +102,17 @@ export class TopicReader {
     await caughtUp;
   }
 
+  /**
+   * Resolves once every partition has been read up to the end offset it has now; rejects with
+   * KAFKA_UNAVAILABLE after the catch-up timeout. Only after `start`, with `catchUp`.
+   */
+  async refresh(): Promise<void> {
+    await this.readTo(await this.endOffsets());
+  }
+
   async stop(): Promise<void> {
     this.running = false;
+    for (const cancel of [...this.cancels]) cancel(new Error('the reader stopped'));
     await this.consumer.disconnect();
   }
 
@@ -84,43 +121,67 @@ export class TopicReader {
     const ends = new Map<string, bigint>();
     for (const topic of this.options.topics) {
       for (const [partition, end] of await fetchEndOffsets(this.options.kafka, topic)) {
-        ends.set(`${topic}:${partition}`, end);
+        ends.set(partitionKey(topic, partition), end);
       }
     }
     return ends;
   }
 
   /**
-   * Resolves when every partition has been read to its end offset. The position comes from the
-   * consumer's batch events rather than the last record seen: a partition written by transactions
-   * ends in a commit marker, which takes an offset but is never delivered as a record.
+   * Resolves when every partition of `ends` has been read to its end offset; a reader that is not
+   * live fetches those partitions meanwhile, each up to its end offset.
    */
-  private caughtUp(ends: Map<string, bigint>): Promise<void> {
+  private readTo(ends: Map<string, bigint>): Promise<void> {
     const timeoutMs = this.options.catchUp?.timeoutMs ?? 60_000;
     return new Promise((resolve, reject) => {
-      if (ends.size === 0) {
-        resolve();
-        return;
-      }
-      const timer = setTimeout(() => {
-        removeListener();
-        reject(
-          new BatonError(
-            'KAFKA_UNAVAILABLE',
-            `${this.options.topics.join(', ')} not read to the end within ${timeoutMs} ms`,
-          ),
-        );
-      }, timeoutMs);
-      const removeListener = this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-        const key = `${payload.topic}:${payload.partition}`;
-        const end = ends.get(key);
-        if (end === undefined || BigInt(payload.lastOffset) + 1n < end) return;
-        ends.delete(key);
-        if (ends.size > 0) return;
+      const fail = (error: Error): void => {
         clearTimeout(timer);
-        removeListener();
+        drop();
+        this.cancels.delete(fail);
+        reject(error);
+      };
+      const timer = setTimeout(
+        () =>
+          fail(
+            new BatonError(
+              'KAFKA_UNAVAILABLE',
+              `${this.options.topics.join(', ')} not read to the end within ${timeoutMs} ms`,
+            ),
+          ),
+        timeoutMs,
+      );
+      this.cancels.add(fail);
+      const drop = this.progress.wait(ends, () => {
+        clearTimeout(timer);
+        this.cancels.delete(fail);
         resolve();
       });
+      // Before run(), GROUP_JOIN resumes what is wanted.
+      if (this.options.live === false && this.running) this.resume([...this.progress.behind(ends).keys()]);
     });
+  }
+
+  private resume(keys: PartitionKey[]): void {
+    for (const topic of this.options.topics) {
+      const partitions = keys.flatMap((key) => {
+        const parsed = parsePartitionKey(key);
+        return parsed.topic === topic ? [parsed.partition] : [];
+      });
+      if (partitions.length > 0) this.consumer.resume([{ topic, partitions }]);
+    }
+  }
+
+  /**
+   * Fetches the assigned partitions a read waits for and pauses the others, one by one: kafkajs's
+   * pause of a whole topic is undone by the next pause of one of its partitions.
+   */
+  private fetchOnlyWanted(assignment: Record<string, number[]>): void {
+    const wanted = this.progress.wantedKeys();
+    for (const topic of this.options.topics) {
+      const partitions = assignment[topic] ?? [];
+      const resume = partitions.filter((partition) => wanted.has(partitionKey(topic, partition)));
+      this.consumer.resume([{ topic, partitions: resume }]);
+      this.consumer.pause([{ topic, partitions: partitions.filter((partition) => !resume.includes(partition)) }]);
+    }
   }
 }

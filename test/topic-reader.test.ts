@@ -1,0 +1,117 @@
+import { afterEach, expect, inject, test } from 'vitest';
+import { createKafka, createProducer, TopicReader, type Kafka } from '@baton/kafka';
+import { createTestTopic, uniqueName, waitFor } from './helpers/index.js';
+
+const brokers = inject('kafkaBrokers');
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+/** The client, with every consumer it makes counting its Fetch requests and its fetch loop's turns. */
+function countingFetches(kafka: Kafka): { kafka: Kafka; fetches: () => number; turns: () => number } {
+  let fetches = 0;
+  let turns = 0;
+  const counting = Object.create(kafka) as Kafka;
+  counting.consumer = (config) => {
+    const consumer = kafka.consumer(config);
+    consumer.on(consumer.events.REQUEST, ({ payload }) => {
+      if (payload.apiName === 'Fetch') fetches += 1;
+    });
+    // Emitted at every turn of kafkajs's fetch loop, whether or not it sends a request.
+    consumer.on(consumer.events.FETCH_START, () => {
+      turns += 1;
+    });
+    return consumer;
+  };
+  return { kafka: counting, fetches: () => fetches, turns: () => turns };
+}
+
+/** What was read, partition by partition, each in the order read: partitions are read in no set order. */
+function byPartition(read: string[]): Record<string, string[]> {
+  const partitions: Record<string, string[]> = {};
+  for (const entry of read) {
+    const [partition = '', value = ''] = entry.split(':');
+    (partitions[partition] ??= []).push(value);
+  }
+  return partitions;
+}
+
+test('a reader that is not live reads to the end at start, fetches nothing while idle, and reads on when refreshed', async () => {
+  const topic = await createTestTopic(brokers, 'on-demand-reader', 3);
+  const kafka = createKafka({ brokers, clientId: uniqueName('on-demand-reader') });
+  const producer = createProducer(kafka);
+  await producer.connect();
+  cleanups.push(() => producer.disconnect());
+  // Partition 2 stays empty: the reader must not wait for it.
+  await producer.send({
+    topic,
+    messages: [
+      { key: 'a', value: 'a1', partition: 0 },
+      { key: 'b', value: 'b1', partition: 1 },
+      { key: 'a', value: 'a2', partition: 0 },
+    ],
+  });
+
+  const counted = countingFetches(kafka);
+  const read: string[] = [];
+  const reader = new TopicReader({
+    kafka: counted.kafka,
+    groupId: uniqueName('on-demand-reader-group'),
+    topics: [topic],
+    catchUp: { timeoutMs: 30_000 },
+    live: false,
+    onRecord: (record) => void read.push(`${record.partition}:${record.value?.toString()}`),
+  });
+  cleanups.push(() => reader.stop());
+  await reader.start();
+  expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1'] });
+
+  // Idle: kafkajs's loop turns (each turn finds every partition paused) without a Fetch request.
+  const idleFrom = { fetches: counted.fetches(), turns: counted.turns() };
+  await producer.send({
+    topic,
+    messages: [
+      { key: 'b', value: 'b2', partition: 1 },
+      { key: 'c', value: 'c1', partition: 2 },
+    ],
+  });
+  await waitFor(() => counted.turns() >= idleFrom.turns + 3, { description: 'three turns of the fetch loop' });
+  expect(counted.fetches()).toBe(idleFrom.fetches);
+  expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1'] });
+
+  await reader.refresh();
+  expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1', 'b2'], 2: ['c1'] });
+
+  // Read up to the end again: idle again, and a refresh with nothing new reads nothing.
+  await reader.refresh();
+  const idleAgain = { fetches: counted.fetches(), turns: counted.turns() };
+  await waitFor(() => counted.turns() >= idleAgain.turns + 3, { description: 'three more turns of the fetch loop' });
+  expect(counted.fetches()).toBe(idleAgain.fetches);
+  expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1', 'b2'], 2: ['c1'] });
+}, 60_000);
+
+test('a live reader goes on reading records as they arrive', async () => {
+  const topic = await createTestTopic(brokers, 'live-reader', 2);
+  const kafka = createKafka({ brokers, clientId: uniqueName('live-reader') });
+  const producer = createProducer(kafka);
+  await producer.connect();
+  cleanups.push(() => producer.disconnect());
+  await producer.send({ topic, messages: [{ key: 'a', value: 'a1', partition: 0 }] });
+
+  const read: string[] = [];
+  const reader = new TopicReader({
+    kafka,
+    groupId: uniqueName('live-reader-group'),
+    topics: [topic],
+    catchUp: { timeoutMs: 30_000 },
+    onRecord: (record) => void read.push(`${record.partition}:${record.value?.toString()}`),
+  });
+  cleanups.push(() => reader.stop());
+  await reader.start();
+  expect(read).toEqual(['0:a1']);
+  await producer.send({ topic, messages: [{ key: 'b', value: 'b1', partition: 1 }] });
+  await waitFor(() => read.length === 2, { description: 'the new record to be read' });
+  expect(read).toEqual(['0:a1', '1:b1']);
+}, 60_000);
