@@ -2,10 +2,11 @@
 #
 #   docker build --build-arg SERVICE=sales-agent -t baton/sales-agent .
 #
-# The container runs `node --env-file=services/node.env --import tsx services/$SERVICE/src/main.ts`:
-# the Node options every launcher gives a service (see services/node.env), and TypeScript through
-# tsx (there is no JS build). SERVICE is set in the last layer only, so the images of all services
-# share every other layer, and SERVICE can also be overridden at run time (`docker run -e SERVICE=router`).
+# The container runs `node --env-file=services/node.env dist/services/$SERVICE/src/main.mjs`: the
+# Node options every launcher gives a service (see services/node.env), and the service's bundle,
+# compiled from TypeScript at build time (scripts/bundle-services.ts bundles every service), so it
+# runs on plain Node. SERVICE is set in the last layer only, so the images of all services share
+# every other layer, and SERVICE can also be overridden at run time (`docker run -e SERVICE=router`).
 # Only BuildKit-independent instructions are used, so the classic builder (docker-compose 1.x) builds it too.
 
 ARG NODE_VERSION=22
@@ -37,7 +38,6 @@ RUN workspaces="$(for dir in services/*/; do printf -- '--workspace=%s ' "${dir%
 # --- runtime -------------------------------------------------------------------------------------------
 FROM node:${NODE_VERSION}-alpine AS runtime
 ENV NODE_ENV=production \
-    TSX_DISABLE_CACHE=1 \
     HTTP_PORT=8080 \
     HTTP_HOST=0.0.0.0
 WORKDIR /app
@@ -47,6 +47,8 @@ COPY tsconfig.json tsconfig.base.json ./
 COPY schemas/ ./schemas/
 COPY libs/ ./libs/
 COPY services/ ./services/
+COPY scripts/ ./scripts/
+RUN node --import tsx scripts/bundle-services.ts
 # The unprivileged user of the node image (uid 1000).
 USER node
 EXPOSE 8080
@@ -55,4 +57,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
 ARG SERVICE=router
 ENV SERVICE=${SERVICE}
 # exec: node is PID 1 and receives SIGTERM itself, which drains the service (work in progress commits).
-CMD ["sh", "-c", "exec node --env-file=services/node.env --import tsx \"services/${SERVICE}/src/main.ts\""]
+CMD ["sh", "-c", "exec node --env-file=services/node.env \"dist/services/${SERVICE}/src/main.mjs\""]

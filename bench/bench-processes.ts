@@ -1,3 +1,4 @@
+import { bundleServices } from '../scripts/lib/service-bundle.js';
 import { startProcess, type RunningService } from '../scripts/lib/service-supervisor.js';
 import { withDeadline } from './deadline.js';
 import { peakRssMiB } from './peak-rss.js';
@@ -23,6 +24,7 @@ export class BenchProcesses {
 
   /** Starts `entry` with the bench's environment plus `extraEnv`; resolves once it has started. */
   async start(name: string, entry: string, extraEnv: Record<string, string> = {}): Promise<RunningService> {
+    await bundleServices([entry]);
     const service = startProcess(name, entry, { ...this.env, ...extraEnv }, false);
     this.running.push(service);
     await withDeadline(service.started, `${name}: starting`, START_DEADLINE_MS, this.progress, 10_000);

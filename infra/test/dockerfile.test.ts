@@ -57,25 +57,33 @@ describe('Dockerfile', () => {
     expect(install).toContain('services/*/');
   });
 
-  it('runs the service named by SERVICE through tsx, as the unprivileged node user', () => {
+  it('runs the bundle of the service named by SERVICE, as the unprivileged node user', () => {
     expect(args('USER')).toEqual(['node']);
     expect(args('ARG')).toContain('SERVICE=router');
     expect(args('ENV')).toContain('SERVICE=${SERVICE}');
     // The services' Node options (services/node.env), the same file every other launcher passes.
     expect(args('CMD')).toEqual([
-      '["sh", "-c", "exec node --env-file=services/node.env --import tsx \\"services/${SERVICE}/src/main.ts\\""]',
+      '["sh", "-c", "exec node --env-file=services/node.env \\"dist/services/${SERVICE}/src/main.mjs\\""]',
     ]);
     expect(args('EXPOSE')).toEqual(['8080']);
     const env = args('ENV').join(' ');
     expect(env).toContain('HTTP_PORT=8080');
     expect(env).toContain('HTTP_HOST=0.0.0.0');
-    // A read-only root filesystem: tsx must not need to write its cache.
-    expect(env).toContain('TSX_DISABLE_CACHE=1');
+  });
+
+  it('bundles every service at build time, before it drops root', () => {
+    const build = runtime.findIndex(
+      (entry) => entry.keyword === 'RUN' && entry.args === 'node --import tsx scripts/bundle-services.ts',
+    );
+    expect(build).toBeGreaterThan(
+      runtime.findIndex((entry) => entry.keyword === 'COPY' && entry.args === 'scripts/ ./scripts/'),
+    );
+    expect(build).toBeLessThan(runtime.findIndex((entry) => entry.keyword === 'USER'));
   });
 
   it('copies what the services need at run time', () => {
     const copied = args('COPY');
-    for (const source of ['schemas/', 'libs/', 'services/', 'tsconfig.json tsconfig.base.json']) {
+    for (const source of ['schemas/', 'libs/', 'services/', 'scripts/', 'tsconfig.json tsconfig.base.json']) {
       expect(copied.some((entry) => entry.startsWith(source))).toBe(true);
     }
     expect(copied).toContain('--from=deps /app ./');
@@ -87,14 +95,16 @@ describe('Dockerfile', () => {
   });
 });
 
-describe('tsx at run time', () => {
-  it('is a dependency of the root package, so a production install has it', () => {
+describe('tsx and esbuild in the image', () => {
+  it('are dependencies of the root package, so a production install has what bundles the services', () => {
     const pkg = JSON.parse(readRepoFile('package.json')) as {
       dependencies?: Record<string, string>;
       devDependencies?: Record<string, string>;
     };
-    expect(pkg.dependencies?.tsx).toBeDefined();
-    expect(pkg.devDependencies?.tsx).toBeUndefined();
+    for (const name of ['tsx', 'esbuild']) {
+      expect(pkg.dependencies?.[name]).toBeDefined();
+      expect(pkg.devDependencies?.[name]).toBeUndefined();
+    }
   });
 });
 
@@ -105,7 +115,8 @@ describe('.dockerignore', () => {
     .filter((line) => line !== '' && !line.startsWith('#'));
 
   it('keeps dependencies, git history, local data and Maven output out of the build context', () => {
-    for (const pattern of ['**/node_modules', '.git', '.baton', 'infra', '**/*.test.ts'])
+    // dist: bundles built here name this machine's paths; the image builds its own.
+    for (const pattern of ['**/node_modules', '.git', '.baton', '**/dist', 'infra', '**/*.test.ts'])
       expect(lines).toContain(pattern);
   });
 
@@ -114,5 +125,12 @@ describe('.dockerignore', () => {
       expect(lines).not.toContain(kept);
       expect(lines).not.toContain(`${kept}/`);
     }
+    // Of scripts/, only what bundles the services, and what it imports.
+    for (const kept of [
+      'scripts/bundle-services.ts',
+      'scripts/lib/service-bundle.ts',
+      'scripts/lib/service-entries.ts',
+    ])
+      expect(lines).toContain(`!${kept}`);
   });
 });

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { bundlePath, bundleServices } from '../../scripts/lib/service-bundle.js';
 import { SERVICE_NODE_OPTIONS_FILE, serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
 import { REPO_ROOT, readRepoFile, repoPath } from './repo.js';
 
@@ -42,14 +43,11 @@ describe('services/node.env: the Node options of every service process', () => {
     );
   });
 
-  it('is what npm start, the bench and the tests pass, as the Dockerfile does', () => {
+  it('is what npm start, the bench and the tests pass, as the Dockerfile does', async () => {
+    const entry = 'services/router/src/main.ts';
+    await bundleServices([entry]);
     expect(SERVICE_NODE_OPTIONS_FILE).toBe(repoPath('services', 'node.env'));
-    expect(serviceNodeArgs('services/router/src/main.ts')).toEqual([
-      `--env-file=${SERVICE_NODE_OPTIONS_FILE}`,
-      '--import',
-      'tsx',
-      'services/router/src/main.ts',
-    ]);
-    expect(readRepoFile('Dockerfile')).toContain('exec node --env-file=services/node.env --import tsx');
-  });
+    expect(serviceNodeArgs(entry)).toEqual([`--env-file=${SERVICE_NODE_OPTIONS_FILE}`, bundlePath(entry)]);
+    expect(readRepoFile('Dockerfile')).toContain('exec node --env-file=services/node.env \\"dist/services/');
+  }, 60_000);
 });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { discoverServices, startService, type Echo, type RunningService } from './service-supervisor.js';
+import { bundleServices } from './service-bundle.js';
+import { discoverServices, serviceEntry } from './service-entries.js';
+import { startService, type Echo, type RunningService } from './service-supervisor.js';
 
 export interface FleetOptions {
   /** What every service is given: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, BATON_TOPIC_PREFIX. */
@@ -33,6 +35,7 @@ export function gatewayEnvironment(
 export async function startFleet(running: RunningService[], options: FleetOptions): Promise<Record<string, string>> {
   const { env, gatewayEnv, echo = () => true } = options;
   const names = await discoverServices();
+  await bundleServices(names.map(serviceEntry));
   const router = startService('router', env, echo('router'));
   running.push(router);
   await router.started;

@@ -1,13 +1,17 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundlePath } from './service-bundle.js';
 
 /** The Node options every service process runs with, and why: see the file's comments. */
 export const SERVICE_NODE_OPTIONS_FILE = fileURLToPath(new URL('../../services/node.env', import.meta.url));
 
 /**
  * The arguments of `node` that run `entry` as Baton runs a service everywhere (the Dockerfile's CMD
- * does the same): the options of services/node.env, then TypeScript through tsx's loader in the
- * same process, so the pid is the service itself.
+ * does the same): the options of services/node.env, then the entry's bundle (bundleServices), in
+ * the same process, so the pid is the service itself.
  */
 export function serviceNodeArgs(entry: string): string[] {
-  return [`--env-file=${SERVICE_NODE_OPTIONS_FILE}`, '--import', 'tsx', entry];
+  const bundle = bundlePath(entry);
+  if (!existsSync(bundle)) throw new Error(`${entry} has no bundle at ${bundle}: bundleServices([entry]) first`);
+  return [`--env-file=${SERVICE_NODE_OPTIONS_FILE}`, bundle];
 }

@@ -1,28 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dieWithParent } from '@baton/local-infra';
+import { serviceEntry } from './service-entries.js';
 import { serviceNodeArgs } from './service-node-args.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Every folder of services/ with a src/main.ts is a service; nothing else needs to list them. */
-export async function discoverServices(): Promise<string[]> {
-  const names = await readdir(`${ROOT}services`);
-  const found: string[] = [];
-  for (const name of names.sort()) {
-    const entry = `${ROOT}services/${name}/src/main.ts`;
-    if (
-      await stat(entry).then(
-        () => true,
-        () => false,
-      )
-    )
-      found.push(name);
-  }
-  return found;
-}
 
 /** Where a service's log lines go: stdout (true), nowhere (false), or a function. */
 export type Echo = boolean | ((line: string) => void);
@@ -37,7 +20,8 @@ export interface RunningService {
 
 /**
  * Starts `entry` as its own Node process, as every service runs (serviceNodeArgs: the Node options
- * of services/node.env, TypeScript through tsx's loader, so the pid is the service itself). With
+ * of services/node.env and the entry's bundle, which must have been built with bundleServices; the
+ * pid is the service itself). With
  * `echo`, its JSON log lines are passed through to stdout unchanged; given a function, each line
  * goes to it instead.
  */
@@ -72,9 +56,9 @@ export function startProcess(
   return { name, child, started, exited };
 }
 
-/** Starts the service in services/<name>/src/main.ts; `echo` as for `startProcess`. */
+/** Starts the service `name` from its bundle (see startProcess); `echo` as for `startProcess`. */
 export function startService(name: string, env: Record<string, string>, echo: Echo = true): RunningService {
-  return startProcess(name, `services/${name}/src/main.ts`, env, echo);
+  return startProcess(name, serviceEntry(name), env, echo);
 }
 
 /** SIGTERM to each service (they drain and commit), then waits for every one to exit. */

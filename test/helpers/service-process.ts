@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundleServices } from '../../scripts/lib/service-bundle.js';
 import { serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,15 +17,16 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs a service's main.ts as its own process, as production does, and resolves once it logs
- * `service.started`. Rejects with its output when it exits first or does not start in time.
+ * Runs a service's main.ts as its own process from its bundle, as production does, and resolves
+ * once it logs `service.started`. Rejects with its output when it exits first or does not start in time.
  */
-export function startServiceProcess(
+export async function startServiceProcess(
   entry: string,
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ServiceProcess> {
-  // One process, not tsx's CLI wrapper: a SIGKILL must reach the service itself.
+  await bundleServices([entry]);
+  // One process, the service itself: a SIGKILL must reach it.
   const child = spawn(process.execPath, serviceNodeArgs(entry), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
