@@ -12,7 +12,12 @@ import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import type { BenchProcesses } from './bench-processes.js';
 import { BenchTimeoutError, waitForCount, withDeadline } from './deadline.js';
-import { NEGOTIATION_STEPS, NegotiationTimeline, negotiationLatencies } from './negotiation-timeline.js';
+import {
+  NEGOTIATION_STEPS,
+  NegotiationTimeline,
+  mattersToTimeline,
+  negotiationLatencies,
+} from './negotiation-timeline.js';
 import { summarise, type LatencySummary } from './stats.js';
 
 const SENDER = 'bench_sender';
@@ -67,6 +72,7 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
     onRecord: async (record) => {
       const readAt = Date.now();
       if (record.value === null || !record.key?.startsWith(NEGOTIATED_TASK_PREFIX)) return;
+      if (!mattersToTimeline(record.headers.ce_type)) return;
       try {
         timeline.add(await events.decode(record.value), readAt);
       } catch {

@@ -6,7 +6,7 @@ import {
   type LifecyclePayloadByType,
   type TaskEvent,
 } from '@baton/protocol';
-import { NegotiationTimeline, negotiationLatencies } from './negotiation-timeline.js';
+import { NegotiationTimeline, mattersToTimeline, negotiationLatencies } from './negotiation-timeline.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -151,5 +151,20 @@ describe('NegotiationTimeline', () => {
     const timeline = new NegotiationTimeline('bench_agent');
     timeline.add({ kind: 'staged', value: {} } as TaskEvent, 0);
     expect(timeline.tasks.size).toBe(0);
+  });
+});
+
+describe('mattersToTimeline', () => {
+  it('passes over staged contexts and outcomes other than COMPLETED, by CloudEvents type', () => {
+    expect(mattersToTimeline('baton.lifecycle.StagedContext')).toBe(false);
+    expect(mattersToTimeline('baton.outcome.ROUTED')).toBe(false);
+    expect(mattersToTimeline('baton.outcome.HANDOFF_REQUESTED')).toBe(false);
+    expect(mattersToTimeline('baton.outcome.COMPLETED')).toBe(true);
+    for (const type of ['HandoffRequest', 'HandoffAccept', 'TaskContextTransfer', 'HandoffComplete']) {
+      expect(mattersToTimeline(`baton.lifecycle.${type}`)).toBe(true);
+    }
+    expect(mattersToTimeline('baton.lifecycle.ErrorNotification')).toBe(true);
+    // A record without the header is decoded, to be safe.
+    expect(mattersToTimeline(undefined)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { TaskEvent } from '@baton/protocol';
+import { LIFECYCLE_EVENT_TYPE_PREFIX, OUTCOME_EVENT_TYPE_PREFIX } from '@baton/runtime';
 
 /** Error codes with which the tracker ends a negotiation that no receiver took over. */
 const TERMINAL_ERRORS = new Set(['HANDOFF_FAILED', 'HANDOFF_EXPIRED']);
@@ -23,6 +24,16 @@ export interface NegotiatedTask {
   failure?: string;
   /** Rejections, HandoffComplete FAILUREs and timed-out attempts on the way. */
   setbacks: number;
+}
+
+/**
+ * Whether an events record of CloudEvents type `ceType` can matter to NegotiationTimeline.add:
+ * staged contexts (the largest records) and outcomes other than COMPLETED are passed over without
+ * being decoded, so the observer takes less of the CPU the processes it measures share.
+ */
+export function mattersToTimeline(ceType: string | undefined): boolean {
+  if (ceType === `${LIFECYCLE_EVENT_TYPE_PREFIX}StagedContext`) return false;
+  return !ceType?.startsWith(OUTCOME_EVENT_TYPE_PREFIX) || ceType === `${OUTCOME_EVENT_TYPE_PREFIX}COMPLETED`;
 }
 
 /**

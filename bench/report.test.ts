@@ -26,9 +26,17 @@ describe('targetLine', () => {
       status: 'met',
     } as const;
     expect(targetLine(ratio)).toMatch(/^ {2}met +ratio +0\.64x {2}\(target >= 0\.5\)$/);
-    expect(targetLine({ id: 'n', label: 'per second', value: 41.54, unit: '/s', op: 'info', status: 'info' })).toMatch(
-      /^ {2}info +per second +41\.5\/s$/,
-    );
+    expect(
+      targetLine({
+        id: 'n',
+        label: 'per second',
+        value: 41.54,
+        unit: '/s',
+        op: '>=',
+        threshold: 270,
+        status: 'missed',
+      }),
+    ).toMatch(/^ {2}MISSED +per second +41\.5\/s {2}\(target >= 270 \/s\)$/);
     expect(
       targetLine({ id: 'm', label: 'rss', value: null, unit: 'MiB', op: '<=', threshold: 150, status: 'not measured' }),
     ).toMatch(/^ {2}not measured +rss +not measured {2}\(target <= 150 MiB\)$/);

@@ -25,8 +25,7 @@ function figure(value: number | null, unit: string): string {
 /** One target: its status first, so a reader can run down the column. */
 export function targetLine(check: TargetCheck): string {
   const status = check.status === 'missed' ? 'MISSED' : check.status;
-  const bound =
-    check.op === 'info' ? '' : `  (target ${check.op} ${check.threshold}${check.unit === 'x' ? '' : ` ${check.unit}`})`;
+  const bound = `  (target ${check.op} ${check.threshold}${check.unit === 'x' ? '' : ` ${check.unit}`})`;
   return `  ${status.padEnd(13)} ${check.label.padEnd(70)} ${figure(check.value, check.unit)}${bound}`;
 }
 

@@ -72,8 +72,12 @@ describe('checkTargets', () => {
     expect(statusOf('lightLoad.agentHop.p99')).toMatchObject({ value: 60, status: 'missed' });
   });
 
-  it('reports negotiated handoffs per second as a figure with no bound', () => {
-    expect(statusOf('negotiatedPerS')).toMatchObject({ value: 41.5, status: 'info', op: 'info' });
+  it('holds negotiated handoffs to 270 a second, ten times the 27 first measured', () => {
+    expect(statusOf('negotiatedPerS')).toMatchObject({ value: 41.5, status: 'missed', op: '>=', threshold: 270 });
+    const fast = checkTargets({ ...inputs, rows: { ...inputs.rows, 'negotiated.toCompleted': row(270) } });
+    expect(fast.find((check) => check.id === 'negotiatedPerS')).toMatchObject({ value: 270, status: 'met' });
+    const none = checkTargets({ ...inputs, rows: { ...inputs.rows, 'negotiated.toCompleted': row(Number.NaN) } });
+    expect(none.find((check) => check.id === 'negotiatedPerS')).toMatchObject({ value: null, status: 'not measured' });
   });
 
   it('holds services to 1% idle CPU and the broker to 5%', () => {

@@ -12,6 +12,7 @@ import {
   type Kafka,
   type TopicNames,
 } from '@baton/kafka';
+import { compileValidators } from '@baton/protocol';
 import {
   SchemaRegistryClient,
   createHandoffCodec,
@@ -135,6 +136,8 @@ export class HandoffService {
     const app = buildHealthApp({ isReady: () => consumer.isRunning, registry: metrics });
     definition.registerRoutes?.(app, context);
     const service = new HandoffService(app, context, consumer, lag);
+    // Now rather than on the first handoff, which would wait for it.
+    compileValidators(['handoff']);
     await app.listen({ port: config.httpPort, host: config.httpHost });
     await consumer.start();
     logger.info({ event: 'service.started', source, group: groupId, http: service.address() }, 'started');

@@ -7,7 +7,7 @@ export {
 export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
-export { outcomeRecord, type OutcomeFacts } from './outcome-record.js';
+export { outcomeRecord, OUTCOME_EVENT_TYPE_PREFIX, type OutcomeFacts } from './outcome-record.js';
 export { lifecycleRecord, stagedContextRecord, LIFECYCLE_EVENT_TYPE_PREFIX } from './lifecycle-record.js';
 export {
   HANDOFF_CONTEXT_SCHEMA_VERSION,

@@ -16,6 +16,7 @@ import {
   listeningAddress,
   type Logger,
 } from '@baton/runtime';
+import { compileValidators } from '@baton/protocol';
 import { TaskBook } from '@baton/task-tracking';
 import { EventsCodec, SchemaRegistryClient } from '@baton/wire';
 import { NegotiationCoordinator } from './negotiation-coordinator.js';
@@ -102,6 +103,8 @@ export class Tracker {
     const tracker = new Tracker(app, logger, reader, coordinator, sender);
     const began = Date.now();
     try {
+      // Every events record is validated: compiled now rather than on the first ones.
+      compileValidators(['lifecycle', 'staged-context', 'outcome']);
       await reader.start();
     } catch (error) {
       await tracker.close();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AgentRegistryReader, AgentRegistryView, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
+import { compileValidators } from '@baton/protocol';
 import {
   ConsumerLagReader,
   ContextStore,
@@ -90,6 +91,8 @@ export class AgentNegotiation {
     const lag = new ConsumerLagReader(kafka, agentGroupId(topics, agentId), topics.agentInbox(agentId));
     let consumer: ExactlyOnceConsumer<ControlMessage> | undefined;
     app.addHook('onReady', async () => {
+      // Now rather than on the first request or transfer, which would wait for it.
+      compileValidators(['lifecycle', 'staged-context']);
       await createTopics(config.kafkaBrokers, [
         { topic: topics.contexts, numPartitions: config.partitions, replicationFactor: config.replicationFactor },
       ]);

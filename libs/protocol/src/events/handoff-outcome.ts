@@ -48,9 +48,15 @@ export interface HandoffOutcome {
 const require = createRequire(import.meta.url);
 let validate: ValidateFunction | undefined;
 
+/** The outcome event's validator, compiled at the first call. */
+export function handoffOutcomeValidator(): ValidateFunction {
+  return (validate ??= createAjv().compile(
+    require('@baton/schemas/json/events/handoff_outcome.schema.json') as object,
+  ));
+}
+
 /** Checks a decoded outcome event and returns it frozen; throws HandoffValidationError. */
 export function parseHandoffOutcome(value: unknown): Immutable<HandoffOutcome> {
-  validate ??= createAjv().compile(require('@baton/schemas/json/events/handoff_outcome.schema.json') as object);
-  const check = validate;
+  const check = handoffOutcomeValidator();
   return parsedCopy<HandoffOutcome>(value, (copy) => collectIssues(check, copy, ''));
 }

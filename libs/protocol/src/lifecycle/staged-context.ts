@@ -38,9 +38,13 @@ function compile(): ValidateFunction {
   return ajv.compile(require('@baton/schemas/json/lifecycle/staged_context.schema.json') as object);
 }
 
+/** The staged context's validator, compiled at the first call. */
+export function stagedContextValidator(): ValidateFunction {
+  return (validate ??= compile());
+}
+
 /** Checks a decoded staged context and returns it frozen; throws HandoffValidationError. */
 export function parseStagedContext(value: unknown): Immutable<StagedContext> {
-  validate ??= compile();
-  const check = validate;
+  const check = stagedContextValidator();
   return parsedCopy<StagedContext>(value, (copy) => collectIssues(check, copy, ''));
 }

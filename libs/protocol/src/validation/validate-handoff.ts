@@ -27,7 +27,8 @@ function compile(transform: (schema: JsonSchema) => JsonSchema): CompiledValidat
 let strict: CompiledValidators | undefined;
 let lenient: CompiledValidators | undefined;
 
-function validators(mode: ReadingMode): CompiledValidators {
+/** The validators for messages read in `mode`, compiled at the first call. */
+export function handoffValidators(mode: ReadingMode): CompiledValidators {
   if (mode === 'same') return (strict ??= compile((schema) => schema));
   return (lenient ??= compile(allowUnknownFields));
 }
@@ -48,7 +49,7 @@ export function validateHandoff(value: unknown): ValidationIssue[] {
     '/metadata/protocol_version',
   );
   if ('refusal' in reading) return [reading.refusal];
-  const compiled = validators(reading.mode);
+  const compiled = handoffValidators(reading.mode);
   const issues = collectIssues(compiled.envelope, value, '');
   const payload = value.payload;
   if (isObject(payload) && isHandoffType(payload.handoff_type) && isObject(payload.data)) {

@@ -19,7 +19,8 @@ function compile(transform: (schema: JsonSchema) => JsonSchema): ValidateFunctio
 let strict: ValidateFunction | undefined;
 let lenient: ValidateFunction | undefined;
 
-function validator(mode: ReadingMode): ValidateFunction {
+/** The validator for messages read in `mode`, compiled at the first call. */
+export function lifecycleValidator(mode: ReadingMode): ValidateFunction {
   if (mode === 'same') return (strict ??= compile((schema) => schema));
   return (lenient ??= compile(allowUnknownFields));
 }
@@ -100,7 +101,7 @@ export function validateLifecycleMessage(value: unknown): ValidationIssue[] {
   if (!isObject(value)) return [{ code: 'FIELD_TYPE', path: '', message: 'a lifecycle message must be a JSON object' }];
   const reading = versionReading(value.protocol_version, '/protocol_version');
   if ('refusal' in reading) return [reading.refusal];
-  const issues = schemaIssues(validator(reading.mode), value);
+  const issues = schemaIssues(lifecycleValidator(reading.mode), value);
   issues.push(...mismatchIssues(value, issues));
   return issues;
 }
