@@ -1,5 +1,7 @@
-// First of all: kafkajs's consumer must load with the fixed read_committed filter (see read-committed.ts).
+// First of all: kafkajs must load with the fixed read_committed filter and produce encoding (see
+// read-committed.ts and produce-encoding.ts).
 import './kafkajs-fixes/read-committed.js';
+import './kafkajs-fixes/produce-encoding.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import {
