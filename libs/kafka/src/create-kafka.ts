@@ -3,6 +3,7 @@
 import './kafkajs-fixes/read-committed.js';
 import './kafkajs-fixes/produce-encoding.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
+import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import {
   sinkLogCreator,
@@ -13,8 +14,10 @@ import {
 } from './log-records.js';
 
 // When @baton/kafka is loaded, before any client connects: kafkajs 2.2.4's idle connections
-// otherwise wake up every millisecond (see idle-request-queue.ts).
+// otherwise wake up every millisecond (see idle-request-queue.ts), and its transactional producers
+// look their coordinator up before every request (see coordinator-cache.ts).
 patchIdleRequestQueue();
+patchCoordinatorCache();
 
 export interface CreateKafkaOptions {
   brokers: string[];

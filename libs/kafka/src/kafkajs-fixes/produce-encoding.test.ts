@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createKafka } from '../create-kafka.js';
-import type { pooledEncoder } from './produce-encoding.js';
 import { groupMessagesPerPartition, kafkajsModule, patchProduceEncoding } from './produce-encoding.js';
 
 interface Encoder {
@@ -16,7 +15,7 @@ interface Encoder {
   writeInt64(value: number): Encoder;
   writeEncoder(value: Encoder): Encoder;
 }
-type EncoderClass = Parameters<typeof pooledEncoder>[0] & (new (initialSize?: number) => Encoder);
+type EncoderClass = new (initialSize?: number) => Encoder;
 
 createKafka({ brokers: ['localhost:9092'], clientId: 'test' });
 const Pooled = kafkajsModule('encoder') as EncoderClass;
