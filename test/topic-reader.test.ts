@@ -1,5 +1,6 @@
 import { afterEach, expect, inject, test } from 'vitest';
-import { createKafka, createProducer, TopicReader, type Kafka } from '@baton/kafka';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createKafka, createProducer, LONG_POLL_MAX_WAIT_MS, TopicReader, type Kafka } from '@baton/kafka';
 import { createTestTopic, uniqueName, waitFor } from './helpers/index.js';
 
 const brokers = inject('kafkaBrokers');
@@ -115,3 +116,54 @@ test('a live reader goes on reading records as they arrive', async () => {
   await waitFor(() => read.length === 2, { description: 'the new record to be read' });
   expect(read).toEqual(['0:a1', '1:b1']);
 }, 60_000);
+
+test('a batched reader takes records arriving one by one once per wait, not one fetch each', async () => {
+  const topic = await createTestTopic(brokers, 'batched-reader', 1);
+  const kafka = createKafka({ brokers, clientId: uniqueName('batched-reader') });
+  const producer = createProducer(kafka);
+  await producer.connect();
+  cleanups.push(() => producer.disconnect());
+  await producer.send({ topic, messages: [{ key: 'a', value: 'a0' }] });
+
+  const counted = countingFetches(kafka);
+  const read: string[] = [];
+  const reader = new TopicReader({
+    kafka: counted.kafka,
+    groupId: uniqueName('batched-reader-group'),
+    topics: [topic],
+    catchUp: { timeoutMs: 30_000 },
+    batched: true,
+    onRecord: (record) => void read.push(record.value?.toString() ?? ''),
+  });
+  cleanups.push(() => reader.stop());
+  await reader.start();
+  expect(read).toEqual(['a0']);
+
+  // Twenty records, one every 50 ms, as heartbeats arrive: an unbatched reader fetches for each.
+  const sent = Array.from({ length: 20 }, (_, index) => `a${index + 1}`);
+  const from = { fetches: counted.fetches(), at: performance.now() };
+  for (const value of sent) {
+    await producer.send({ topic, messages: [{ key: 'a', value }] });
+    await sleep(50);
+  }
+  await waitFor(() => read.length === 21, { description: 'every record to be read' });
+  const waits = (performance.now() - from.at) / LONG_POLL_MAX_WAIT_MS;
+  expect(read).toEqual(['a0', ...sent]);
+  expect(counted.fetches() - from.fetches).toBeLessThanOrEqual(Math.ceil(waits) + 1);
+}, 60_000);
+
+test('a reader that is not live cannot batch', () => {
+  const kafka = createKafka({ brokers, clientId: uniqueName('batched-on-demand') });
+  expect(
+    () =>
+      new TopicReader({
+        kafka,
+        groupId: uniqueName('batched-on-demand-group'),
+        topics: ['any'],
+        catchUp: {},
+        live: false,
+        batched: true,
+        onRecord: () => undefined,
+      }),
+  ).toThrow('a TopicReader that is not live cannot batch');
+});

@@ -15,8 +15,9 @@ export interface AgentRegistryReaderOptions {
   catchUpTimeoutMs?: number;
   /**
    * Whether the view follows the topic as records arrive (the default), or, with `false`, only when
-   * `refresh()` asks: see TopicReaderOptions.live. Every instance's heartbeat is a record, so a live
-   * reader wakes for each of them.
+   * `refresh()` asks: see TopicReaderOptions.live. Every instance's heartbeat is a record: a live
+   * reader takes them in batches (TopicReaderOptions.batched), so it wakes about once a second
+   * rather than for each, and the view is up to LONG_POLL_MAX_WAIT_MS behind the topic.
    */
   live?: boolean;
 }
@@ -39,6 +40,7 @@ export class AgentRegistryReader {
       topics: [options.topic],
       catchUp: { timeoutMs: options.catchUpTimeoutMs ?? 60_000 },
       live: options.live,
+      batched: options.live !== false,
       onRecord: (record) => {
         if (record.key === null) return;
         if (record.value === null) {

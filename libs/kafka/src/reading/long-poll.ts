@@ -7,3 +7,11 @@
  * this long per consumer.
  */
 export const LONG_POLL_MAX_WAIT_MS = 1_000;
+
+/**
+ * kafkajs's `minBytes` for a reader that batches (TopicReaderOptions.batched): more than a
+ * slowly-changing topic gathers in LONG_POLL_MAX_WAIT_MS, so the broker holds each fetch for the
+ * whole wait and then answers with everything that arrived meanwhile, instead of at the first
+ * record. A fetch with at least this much to read (a catch-up of a large topic) is answered at once.
+ */
+export const BATCHED_FETCH_MIN_BYTES = 1024 * 1024;

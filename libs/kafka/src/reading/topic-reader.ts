@@ -1,6 +1,6 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import { BatonError } from '@baton/errors';
-import { LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
+import { BATCHED_FETCH_MIN_BYTES, LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 import { ReadProgress, parsePartitionKey, partitionKey, type PartitionKey } from './read-progress.js';
@@ -34,6 +34,15 @@ export interface TopicReaderOptions {
    * kafkajs, every partition paused, looks for resumed ones only that often.
    */
   live?: boolean;
+  /**
+   * Whether a live reader takes what arrives once per LONG_POLL_MAX_WAIT_MS (kafkajs's `minBytes`
+   * of BATCHED_FETCH_MIN_BYTES) rather than each record as it arrives (the default). For a topic
+   * written to all the time and read by a view that may be up to that long behind (the agent
+   * registry: every instance's heartbeat is a record), the reader then wakes once a wait instead of
+   * once a record. The price: a record is read up to LONG_POLL_MAX_WAIT_MS after it arrives, and so
+   * is the end of a catch-up with less than BATCHED_FETCH_MIN_BYTES to read.
+   */
+  batched?: boolean;
   onRecord(record: ConsumedRecord): void | Promise<void>;
 }
 
@@ -53,9 +62,13 @@ export class TopicReader {
     if (options.live === false && options.catchUp === undefined) {
       throw new Error('a TopicReader that is not live must catch up: it reads only to the ends it is asked for');
     }
+    if (options.live === false && options.batched === true) {
+      throw new Error('a TopicReader that is not live cannot batch: a refresh would wait out every fetch');
+    }
     this.consumer = options.kafka.consumer({
       groupId: readerGroupId(options.groupId),
       maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      minBytes: options.batched === true ? BATCHED_FETCH_MIN_BYTES : 1,
       heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
       readUncommitted: false,
     });

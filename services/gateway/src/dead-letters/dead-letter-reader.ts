@@ -1,4 +1,4 @@
-import { listTopicNames, TopicReader, type Kafka } from '@baton/kafka';
+import { TopicReader, type Kafka } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import type { DeadLetterStore } from './dead-letter-store.js';
 
@@ -24,23 +24,29 @@ export interface DeadLetterReaderOptions {
  * reader reads them all, since every reader is a fetch loop of its own, idle or not (`npm start`
  * brings the DLQs up in half a dozen batches): when new ones turn up, a new reader of every DLQ
  * topic starts from their beginning, then the previous one stops. The store skips what it has
- * already read, so nothing is missed or counted twice in between.
+ * already read, so nothing is missed or counted twice in between. Topics are listed through one
+ * admin client, connected while the reader runs: a client per look would open a connection (and
+ * ask for the broker's API versions and the metadata twice) every few seconds.
  */
 export class DeadLetterReader {
   private reader: TopicReader | undefined;
+  private readonly admin: ReturnType<Kafka['admin']>;
   private readers = 0;
   private readonly known = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private discovering: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly options: DeadLetterReaderOptions) {}
+  constructor(private readonly options: DeadLetterReaderOptions) {
+    this.admin = options.kafka.admin();
+  }
 
   get isRunning(): boolean {
     return this.reader?.isRunning ?? true;
   }
 
   async start(): Promise<void> {
+    await this.admin.connect();
     await this.discover();
     this.timer = setInterval(() => {
       this.discovering = this.discovering.then(() =>
@@ -53,7 +59,9 @@ export class DeadLetterReader {
 
   private async discover(): Promise<void> {
     const { kafka, prefix, store } = this.options;
-    const found = await listTopicNames(kafka, (topic) => isDeadLetterTopic(prefix, topic) && !this.known.has(topic));
+    const found = (await this.admin.listTopics())
+      .filter((topic) => isDeadLetterTopic(prefix, topic) && !this.known.has(topic))
+      .sort();
     if (found.length === 0 || this.stopped) return;
     for (const topic of found) store.know(topic);
     const next = new TopicReader({
@@ -80,6 +88,6 @@ export class DeadLetterReader {
     this.stopped = true;
     clearInterval(this.timer);
     await this.discovering;
-    await this.reader?.stop();
+    await Promise.all([this.reader?.stop(), this.admin.disconnect()]);
   }
 }
