@@ -6,6 +6,7 @@ import { backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
 import type { ConsumerObserver, MessageLabels } from './consumer-events.js';
 import type { ConsumerTuning } from './consumer-tuning.js';
+import { markersRecord, type MarkedId } from './id-markers.js';
 import { KeyLanes } from './key-lanes.js';
 import type { DecodedMessage, MessageProcessor } from './message-processor.js';
 import { OffsetTracker } from './offset-tracker.js';
@@ -380,14 +381,18 @@ export class PartitionWorker<T> {
     for (const finished of batch) this.offsets.finish(finished.offset);
     const committable = this.offsets.committable() as bigint;
     const records: TransactionRecord[] = [];
+    const marked: MarkedId[] = [];
     for (const finished of batch) {
       records.push(...finished.outputs);
       if (finished.messageId !== undefined && finished.kind !== 'duplicate') {
-        records.push({
-          topic: processedIds.topic,
-          ...processedIds.marker(partition, finished.messageId, finished.record.offset, finished.kind),
-        });
+        marked.push({ messageId: finished.messageId, result: finished.kind });
       }
+    }
+    if (marked.length > 0) {
+      records.push({
+        topic: processedIds.topic,
+        ...markersRecord(partition, (batch[0] as Finished).record.offset, marked),
+      });
     }
     try {
       const transaction = await producer.transaction();

@@ -4,26 +4,16 @@ import { BatonError } from '@baton/errors';
 import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
 import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import { ExpiringIdSet } from './expiring-id-set.js';
+import { markedIds, type MessageResult } from './id-markers.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
 
-/** How a message finished: its effects committed, or it went to the dead-letter topic. */
-export type MessageResult = 'processed' | 'dead_lettered';
-
-function resultOf(value: Buffer | null): MessageResult {
-  try {
-    return (JSON.parse(value?.toString() ?? '{}') as { result?: MessageResult }).result ?? 'processed';
-  } catch {
-    return 'processed';
-  }
-}
-
 /**
- * The durable record of processed message ids, kept in a compacted topic partitioned like the
- * source topic. Markers are written in the same transaction as a message's outputs and offset, so
- * an id is recorded exactly when the message's effects are. Every instance reads the whole topic
+ * The durable record of processed message ids, kept in a topic partitioned like the source topic.
+ * A transaction's marker record (id-markers.ts) is written in the transaction with its messages'
+ * outputs and offset, so an id is recorded exactly when the message's effects are. Every instance reads the whole topic
  * into memory; the owner of a partition writes a barrier through its (fencing) transactional
  * producer and waits to read it back, after which it knows every id committed before.
  *
@@ -81,7 +71,8 @@ export class ProcessedIds {
           this.barriers.delete(barrier);
           return;
         }
-        this.add(partition, key, resultOf(message.value), Number(message.timestamp));
+        const at = Number(message.timestamp);
+        for (const { messageId, result } of markedIds(key, message.value)) this.add(partition, messageId, result, at);
       },
     });
     this.started = true;
@@ -108,16 +99,6 @@ export class ProcessedIds {
     let set = sets.get(partition);
     if (!set) sets.set(partition, (set = new ExpiringIdSet(this.retentionMs)));
     return set;
-  }
-
-  /** The marker record for `messageId`, to send in the message's transaction. */
-  marker(
-    partition: number,
-    messageId: string,
-    offset: string,
-    result: MessageResult = 'processed',
-  ): { key: string; value: string; partition: number } {
-    return { key: messageId, value: JSON.stringify({ offset, at: new Date().toISOString(), result }), partition };
   }
 
   /**
