@@ -7,6 +7,9 @@ import { ExpiringIdSet } from './expiring-id-set.js';
 import { markedIds, type MessageResult } from './id-markers.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 
+/** How long a take-up may wait for this reader to notice its partition resumed (see ProcessedIds). */
+const TAKE_UP_WAIT_MS = LONG_POLL_MAX_WAIT_MS / 4;
+
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
 
@@ -21,8 +24,10 @@ const BARRIER_KEY = '__baton.barrier__';
  * committed after it are the owner's own, which it adds as it commits them; those of a later owner
  * matter only when this instance takes the partition up again, and then its new barrier is read
  * after them, from where reading stopped. So an idle instance sends this reader no fetch at all,
- * where it used to long-poll every partition; the price is up to LONG_POLL_MAX_WAIT_MS more to take
- * a partition up, since kafkajs, with every partition paused, looks for resumed ones only that often.
+ * where it used to long-poll every partition. kafkajs, with every partition paused, looks for
+ * resumed ones only once per fetch wait, so this reader waits TAKE_UP_WAIT_MS, not the long poll's
+ * second: a second more per partition take-up (a rebalance, a start, a failed transaction) slowed
+ * every start of an agent; a look four times a second with nothing to fetch is a timer, not a request.
  */
 export class ProcessedIds {
   private readonly ids = new Map<number, ExpiringIdSet>();
@@ -44,7 +49,7 @@ export class ProcessedIds {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
     this.consumer = kafka.consumer({
       groupId: uniqueReaderGroupId(readerGroupId),
-      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      maxWaitTimeInMs: TAKE_UP_WAIT_MS,
       heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
     });
   }
