@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { PATCHED_KAFKAJS_VERSION, installedKafkajsVersion } from './idle-request-queue.js';
+import { PATCHED_KAFKAJS_VERSION, notPinned } from './idle-request-queue.js';
 
 /**
  * kafkajs 2.2.4 asks the cluster for a coordinator before every transactional request: its
@@ -80,12 +80,14 @@ export function kafkajsCluster(): { prototype: ClusterLike & { [PATCHED]?: true 
   return requireFromHere('kafkajs/src/cluster/index.js') as ReturnType<typeof kafkajsCluster>;
 }
 
-export type CoordinatorCachePatch = { status: 'applied' | 'already-applied' | 'skipped'; version: string };
+export type CoordinatorCachePatch =
+  { status: 'applied' | 'already-applied'; version: string } | NonNullable<ReturnType<typeof notPinned>>;
 
 /** Applies the cache once per process. */
 export function patchCoordinatorCache(): CoordinatorCachePatch {
-  const version = installedKafkajsVersion();
-  if (version !== PATCHED_KAFKAJS_VERSION) return { status: 'skipped', version };
+  const skipped = notPinned();
+  if (skipped) return skipped;
+  const version = PATCHED_KAFKAJS_VERSION;
   const { prototype } = kafkajsCluster();
   if (prototype[PATCHED]) return { status: 'already-applied', version };
   if (typeof prototype.findGroupCoordinator !== 'function') {

@@ -143,16 +143,22 @@ export function idleRequestQueuePatched(): boolean {
   return (kafkajsRequestQueue().prototype as { [PATCHED]?: true })[PATCHED] === true;
 }
 
+/** Why a fix is not applied to the installed kafkajs: undefined when it is the pinned version. */
+export function notPinned(): { status: 'skipped'; version: string; reason: string } | undefined {
+  const version = installedKafkajsVersion();
+  if (version === PATCHED_KAFKAJS_VERSION) return undefined;
+  return {
+    status: 'skipped',
+    version,
+    reason: `written for kafkajs ${PATCHED_KAFKAJS_VERSION}; see whether kafkajs ${version} still needs it`,
+  };
+}
+
 /** Applies the fixes once per process (kafkajs's module is shared, so later calls find them applied). */
 export function patchIdleRequestQueue(): IdleRequestQueuePatch {
-  const version = installedKafkajsVersion();
-  if (version !== PATCHED_KAFKAJS_VERSION) {
-    return {
-      status: 'skipped',
-      version,
-      reason: `written for kafkajs ${PATCHED_KAFKAJS_VERSION}; see whether kafkajs ${version} still needs it`,
-    };
-  }
+  const skipped = notPinned();
+  if (skipped) return skipped;
+  const version = PATCHED_KAFKAJS_VERSION;
   const prototype = kafkajsRequestQueue().prototype as PatchedQueue & { [PATCHED]?: true };
   if (prototype[PATCHED]) return { status: 'already-applied', version };
   const methods = ['scheduleCheckPendingRequests', 'scheduleRequestTimeoutCheck', 'sendSocketRequest', 'destroy'];

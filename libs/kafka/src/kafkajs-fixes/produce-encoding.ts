@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { PATCHED_KAFKAJS_VERSION, installedKafkajsVersion } from './idle-request-queue.js';
+import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
 
 /**
  * kafkajs 2.2.4 spends most of a producer's time making garbage. In a router profile under load,
@@ -96,7 +95,6 @@ export function pooledEncoder(Encoder: EncoderClass): EncoderClass {
   return PooledEncoder;
 }
 
-const requireFromHere = createRequire(import.meta.url);
 const GROUPING_MODULE = 'kafkajs/src/producer/groupMessagesPerPartition.js';
 const ENCODER_MODULE = 'kafkajs/src/protocol/encoder.js';
 /**
@@ -105,43 +103,22 @@ const ENCODER_MODULE = 'kafkajs/src/protocol/encoder.js';
  */
 const TAKERS = ['kafkajs/src/producer/sendMessages.js', 'kafkajs/src/protocol/request.js'];
 
-export type ProduceEncodingPatch =
-  { status: 'applied'; version: string } | { status: 'skipped'; version: string; reason: string };
+export type ProduceEncodingPatch = ModuleReplacement;
 
 let outcome: ProduceEncodingPatch | undefined;
 
 /** Puts both replacements in kafkajs's place, before kafkajs loads. Idempotent. */
 export function patchProduceEncoding(): ProduceEncodingPatch {
-  if (outcome) return outcome;
-  const version = installedKafkajsVersion();
-  if (version !== PATCHED_KAFKAJS_VERSION) {
-    outcome = {
-      status: 'skipped',
-      version,
-      reason: `written for kafkajs ${PATCHED_KAFKAJS_VERSION}; see whether kafkajs ${version} still needs it`,
-    };
-    return outcome;
-  }
-  if (TAKERS.some((module) => requireFromHere.cache[requireFromHere.resolve(module)] !== undefined)) {
-    throw new Error('kafkajs was loaded before @baton/kafka could fix its produce encoding: import @baton/kafka first');
-  }
-  replaceExports(GROUPING_MODULE, groupMessagesPerPartition);
-  replaceExports(ENCODER_MODULE, pooledEncoder(requireFromHere(ENCODER_MODULE) as EncoderClass));
-  outcome = { status: 'applied', version };
+  outcome ??= replaceBeforeKafkajsLoads('produce encoding', TAKERS, (original) => ({
+    [GROUPING_MODULE]: groupMessagesPerPartition,
+    [ENCODER_MODULE]: pooledEncoder(original(ENCODER_MODULE) as EncoderClass),
+  }));
   return outcome;
-}
-
-function replaceExports(module: string, replacement: unknown): void {
-  const path = requireFromHere.resolve(module);
-  requireFromHere(path);
-  const cached = requireFromHere.cache[path];
-  if (cached === undefined) throw new Error(`${module} is not in the module cache`);
-  cached.exports = replacement;
 }
 
 /** What kafkajs's modules get for `module` now (tests compare it with the replacements). */
 export function kafkajsModule(module: 'grouping' | 'encoder'): unknown {
-  return requireFromHere(module === 'grouping' ? GROUPING_MODULE : ENCODER_MODULE);
+  return kafkajsModuleExports(module === 'grouping' ? GROUPING_MODULE : ENCODER_MODULE);
 }
 
 patchProduceEncoding();

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { PATCHED_KAFKAJS_VERSION, installedKafkajsVersion } from './idle-request-queue.js';
+import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
 
 /**
  * kafkajs 2.2.4's read_committed consumer can deliver records of aborted transactions. Its
@@ -64,45 +63,23 @@ export function filterAbortedMessages({
   });
 }
 
-const requireFromHere = createRequire(import.meta.url);
 const MODULE = 'kafkajs/src/consumer/filterAbortedMessages.js';
-const BATCH_MODULE = 'kafkajs/src/consumer/batch.js';
 
-export type ReadCommittedPatch =
-  { status: 'applied'; version: string } | { status: 'skipped'; version: string; reason: string };
+export type ReadCommittedPatch = ModuleReplacement;
 
 let outcome: ReadCommittedPatch | undefined;
 
-/** Puts the replacement in kafkajs's place, before kafkajs's consumer loads. Idempotent. */
+/** Puts the replacement in kafkajs's place, before kafkajs's consumer (its batch.js) loads. Idempotent. */
 export function patchReadCommitted(): ReadCommittedPatch {
-  if (outcome) return outcome;
-  const version = installedKafkajsVersion();
-  if (version !== PATCHED_KAFKAJS_VERSION) {
-    outcome = {
-      status: 'skipped',
-      version,
-      reason: `written for kafkajs ${PATCHED_KAFKAJS_VERSION}; see whether kafkajs ${version} still needs it`,
-    };
-    return outcome;
-  }
-  const batchPath = requireFromHere.resolve(BATCH_MODULE);
-  if (requireFromHere.cache[batchPath] !== undefined) {
-    throw new Error(
-      'kafkajs was loaded before @baton/kafka could fix its read_committed filter: import @baton/kafka first',
-    );
-  }
-  const path = requireFromHere.resolve(MODULE);
-  requireFromHere(path);
-  const cached = requireFromHere.cache[path];
-  if (cached === undefined) throw new Error(`${MODULE} is not in the module cache`);
-  cached.exports = filterAbortedMessages;
-  outcome = { status: 'applied', version };
+  outcome ??= replaceBeforeKafkajsLoads('read_committed filter', ['kafkajs/src/consumer/batch.js'], () => ({
+    [MODULE]: filterAbortedMessages,
+  }));
   return outcome;
 }
 
 /** The function kafkajs's batches filter with, as they will see it. */
 export function kafkajsAbortedFilter(): unknown {
-  return requireFromHere(MODULE);
+  return kafkajsModuleExports(MODULE);
 }
 
 patchReadCommitted();
