@@ -82,3 +82,63 @@ test('a record produced to a fresh topic comes back to a consumer group with its
   );
   expect(committed).toEqual({ partition: 0, offset: '1', metadata: null });
 });
+
+// kafkajs 2.2.4 slept the whole fetch wait with every partition paused, deaf to resume() and to
+// disconnect() (kafkajs-fixes/paused-consumer-sleep.ts): with a 4 s wait, both took up to 4 s. With
+// the fix the sleep is as long (the wait is more than a third of the session timeout), so it cannot
+// end by itself within the tests' bound of half the wait.
+const PAUSED_FETCH_WAIT_MS = 4_000;
+const PAUSED_SESSION_TIMEOUT_MS = 6_000;
+
+/** A consumer of `topic` that pauses every partition as it joins, reading into `read`, and is asleep. */
+async function pausedConsumer(topic: string) {
+  const kafka = createKafka({ brokers, clientId: uniqueName('paused-consumer') });
+  const consumer = kafka.consumer({
+    groupId: uniqueName('paused-consumer-group'),
+    maxWaitTimeInMs: PAUSED_FETCH_WAIT_MS,
+    sessionTimeout: PAUSED_SESSION_TIMEOUT_MS,
+  });
+  const read: string[] = [];
+  let turns = 0;
+  consumer.on(consumer.events.GROUP_JOIN, () => consumer.pause([{ topic }]));
+  consumer.on(consumer.events.FETCH_START, () => {
+    turns += 1;
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ eachMessage: async ({ message }) => void read.push(message.value?.toString() ?? '') });
+  // The first turn may have fetched before the pause took effect (what it fetched is dropped and
+  // fetched again later); the second finds every partition paused, and sleeps.
+  await waitFor(() => turns >= 2, { description: 'the second turn of the fetch loop', timeoutMs: 30_000 });
+  return { consumer, read };
+}
+
+test('a consumer with every partition paused reads a resumed partition without sleeping its fetch wait out', async () => {
+  const topic = await createTestTopic(brokers, 'paused-resume');
+  const producer = createProducer(createKafka({ brokers, clientId: uniqueName('paused-resume') }));
+  await producer.connect();
+  cleanups.push(() => producer.disconnect());
+  await producer.send({ topic, messages: [{ key: 'k', value: 'v1' }] });
+  const { consumer, read } = await pausedConsumer(topic);
+  cleanups.push(() => consumer.disconnect());
+  expect(read).toEqual([]);
+
+  consumer.resume([{ topic }]);
+  await waitFor(() => read.length === 1, {
+    description: 'the resumed partition read',
+    timeoutMs: PAUSED_FETCH_WAIT_MS / 2,
+  });
+  expect(read).toEqual(['v1']);
+}, 90_000);
+
+test('a consumer with every partition paused disconnects without sleeping its fetch wait out', async () => {
+  const topic = await createTestTopic(brokers, 'paused-disconnect');
+  const { consumer } = await pausedConsumer(topic);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<string>((resolve) => {
+    timer = setTimeout(resolve, PAUSED_FETCH_WAIT_MS / 2, 'still sleeping');
+  });
+  const disconnected = consumer.disconnect().then(() => 'disconnected');
+  expect(await Promise.race([disconnected, deadline])).toBe('disconnected');
+  clearTimeout(timer);
+}, 90_000);

@@ -5,6 +5,7 @@ import './kafkajs-fixes/produce-encoding.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
+import { patchPausedConsumerSleep } from './kafkajs-fixes/paused-consumer-sleep.js';
 import {
   sinkLogCreator,
   toKafkajsLogLevel,
@@ -15,9 +16,11 @@ import {
 
 // When @baton/kafka is loaded, before any client connects: kafkajs 2.2.4's idle connections
 // otherwise wake up every millisecond (see idle-request-queue.ts), and its transactional producers
-// look their coordinator up before every request (see coordinator-cache.ts).
+// look their coordinator up before every request (see coordinator-cache.ts), and a consumer with
+// every partition paused wakes up every fetch wait for nothing (see paused-consumer-sleep.ts).
 patchIdleRequestQueue();
 patchCoordinatorCache();
+patchPausedConsumerSleep();
 
 export interface CreateKafkaOptions {
   brokers: string[];

@@ -7,7 +7,10 @@ import { ExpiringIdSet } from './expiring-id-set.js';
 import { markedIds, type MessageResult } from './id-markers.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 
-/** How long a take-up may wait for this reader to notice its partition resumed (see ProcessedIds). */
+/**
+ * The broker's wait for a fetch of this reader: a partition resumed while a fetch of others is in
+ * flight is fetched when that one returns, so this bounds how long a take-up can wait for it.
+ */
 const TAKE_UP_WAIT_MS = LONG_POLL_MAX_WAIT_MS / 4;
 
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
@@ -24,10 +27,10 @@ const BARRIER_KEY = '__baton.barrier__';
  * committed after it are the owner's own, which it adds as it commits them; those of a later owner
  * matter only when this instance takes the partition up again, and then its new barrier is read
  * after them, from where reading stopped. So an idle instance sends this reader no fetch at all,
- * where it used to long-poll every partition. kafkajs, with every partition paused, looks for
- * resumed ones only once per fetch wait, so this reader waits TAKE_UP_WAIT_MS, not the long poll's
- * second: a second more per partition take-up (a rebalance, a start, a failed transaction) slowed
- * every start of an agent; a look four times a second with nothing to fetch is a timer, not a request.
+ * where it used to long-poll every partition, and with every partition paused its consumer sleeps
+ * until one is resumed (kafkajs-fixes/paused-consumer-sleep.ts): no timer wakes it either. Before
+ * that fix it looked for resumed partitions four times a second, since a take-up (a rebalance, a
+ * start, a failed transaction) waited for the next look.
  */
 export class ProcessedIds {
   private readonly ids = new Map<number, ExpiringIdSet>();
