@@ -65,7 +65,7 @@ export {
   type PartitionWatermarks,
 } from './topics/consumer-lag.js';
 export { TopicReader, type TopicReaderOptions } from './reading/topic-reader.js';
-export { LONG_POLL_MAX_WAIT_MS } from './reading/long-poll.js';
+export { LONG_POLL_MAX_WAIT_MS, QUIET_TOPIC_MAX_WAIT_MS } from './reading/long-poll.js';
 export { readerGroupId, READER_HEARTBEAT_INTERVAL_MS } from './reading/reader-group.js';
 export {
   describeConsumerGroups,

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { AgentRegistryReader, AgentRegistryView, agentsTopicSpec } from '@baton/agent-registry';
 import { BatonError, isBatonError } from '@baton/errors';
-import { ContextStore, createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
+import {
+  ContextStore,
+  createKafka,
+  createTopics,
+  QUIET_TOPIC_MAX_WAIT_MS,
+  topicNames,
+  TopicReader,
+  TransactionalSender,
+} from '@baton/kafka';
 import {
   controlTopicCreator,
   createLogger,
@@ -79,6 +87,8 @@ export class Gateway {
       kafka,
       groupId: `${readerGroup}.audit`,
       topics: [topics.audit],
+      // Written only when a dead letter is replayed.
+      maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
       onRecord: (record) => audit.add(record),
     });
     const deadLetters = new DeadLetterStore(config.deadLettersPerTopic);

@@ -30,10 +30,17 @@ export interface TopicReaderOptions {
    * Whether the reader goes on fetching as records arrive (the default). With `false` (and
    * `catchUp`) it fetches nothing once caught up, until `refresh()` asks it to read on: for a view
    * used rarely, which then must be current, an idle reader costs neither the broker nor the
-   * process a fetch. A refresh takes up to LONG_POLL_MAX_WAIT_MS more than a live reader's read:
-   * kafkajs, every partition paused, looks for resumed ones only that often.
+   * process a fetch: with every partition paused its consumer sleeps until a refresh resumes one
+   * (kafkajs-fixes/paused-consumer-sleep.ts).
    */
   live?: boolean;
+  /**
+   * How long the broker holds a fetch with nothing new to read (kafkajs's `maxWaitTimeInMs`). A
+   * record still arrives at once; what a longer wait saves is fetches of an idle reader, a request
+   * with every partition of the topics each time, and what it costs is the stop, which waits for the
+   * fetch in flight. @default LONG_POLL_MAX_WAIT_MS
+   */
+  maxWaitMs?: number;
   /**
    * Whether a live reader takes what arrives once per LONG_POLL_MAX_WAIT_MS (kafkajs's `minBytes`
    * of BATCHED_FETCH_MIN_BYTES) rather than each record as it arrives (the default). For a topic
@@ -67,7 +74,7 @@ export class TopicReader {
     }
     this.consumer = options.kafka.consumer({
       groupId: readerGroupId(options.groupId),
-      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      maxWaitTimeInMs: options.maxWaitMs ?? LONG_POLL_MAX_WAIT_MS,
       minBytes: options.batched === true ? BATCHED_FETCH_MIN_BYTES : 1,
       heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
       readUncommitted: false,

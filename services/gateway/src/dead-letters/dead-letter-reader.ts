@@ -1,4 +1,4 @@
-import { TopicReader, type Kafka } from '@baton/kafka';
+import { QUIET_TOPIC_MAX_WAIT_MS, TopicReader, type Kafka } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import type { DeadLetterStore } from './dead-letter-store.js';
 
@@ -68,6 +68,8 @@ export class DeadLetterReader {
       kafka,
       groupId: `${this.options.groupId}.${this.readers++}`,
       topics: [...this.known, ...found].sort(),
+      // Written rarely, read across every partition of every DLQ.
+      maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
       onRecord: (record) => store.add(record),
     });
     try {
