@@ -42,3 +42,12 @@ test('backslashes in a Windows path survive the .properties escaping', () => {
 
   expect(text).toContain('log.dirs=C:\\\\Temp\\\\baton-kafka\\\\data\n');
 });
+
+test('the broker runs one network thread and two request handlers, sized for the machine it shares', () => {
+  const properties = parse(
+    renderServerProperties({ brokerPort: 40001, controllerPort: 40002, logDir: '/tmp/baton-kafka-x/data' }),
+  );
+
+  expect(properties.get('num.network.threads')).toBe('1');
+  expect(properties.get('num.io.threads')).toBe('2');
+});

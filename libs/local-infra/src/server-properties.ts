@@ -30,6 +30,12 @@ export function renderServerProperties({ brokerPort, controllerPort, logDir }: B
     ['transaction.state.log.min.isr', 1],
     ['transaction.state.log.num.partitions', 1],
     ['group.initial.rebalance.delay.ms', 0],
+    // Sized for the one machine it shares (issue 10: the broker idle at <= 5 % of a core). Kafka's
+    // defaults (3 network threads, 8 request handlers) are for a server of its own; each idle thread
+    // wakes every 300 ms to look for work, and with the `npm start` fleet idle the network threads
+    // alone took 1.5 % of a core (per-thread CPU from /proc, 30 s).
+    ['num.network.threads', 1],
+    ['num.io.threads', 2],
   ];
   return settings.map(([key, value]) => `${key}=${escapeValue(String(value))}\n`).join('');
 }
