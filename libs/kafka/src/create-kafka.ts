@@ -1,7 +1,8 @@
-// First of all: kafkajs must load with the fixed read_committed filter and produce encoding (see
-// read-committed.ts and produce-encoding.ts).
+// First of all: kafkajs must load with the fixed read_committed filter, produce encoding and
+// produce request (see read-committed.ts, produce-encoding.ts and produce-request.ts).
 import './kafkajs-fixes/read-committed.js';
 import './kafkajs-fixes/produce-encoding.js';
+import './kafkajs-fixes/produce-request.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
