@@ -119,6 +119,8 @@ export class PartitionWorker<T> {
   /** Messages in a transaction not committed yet, by id: a redelivery meanwhile is a duplicate. */
   private readonly uncommitted = new Map<string, Finished>();
   private batch: Finished[] = [];
+  /** recordBytes of the batch's outputs, in order: measured once, for the size bound and the produce requests. */
+  private batchSizes: number[] = [];
   private batchBytes = 0;
   private batchOpenedAt = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -323,7 +325,11 @@ export class PartitionWorker<T> {
     }
     if (this.batch.length === 0) this.batchOpenedAt = performance.now();
     this.batch.push(finished);
-    for (const output of finished.outputs) this.batchBytes += recordBytes(output);
+    for (const output of finished.outputs) {
+      const bytes = recordBytes(output);
+      this.batchSizes.push(bytes);
+      this.batchBytes += bytes;
+    }
     if (this.settings.processor.readsOwnOutputs) finished.holdsTask = true;
     else this.startNextOfTask(finished);
   }
@@ -366,16 +372,18 @@ export class PartitionWorker<T> {
     this.flushTimer = undefined;
     if (this.committing || this.batch.length === 0 || this.state === 'stopped') return;
     const batch = this.batch;
+    const sizes = this.batchSizes;
     this.batch = [];
+    this.batchSizes = [];
     this.batchBytes = 0;
-    this.committing = this.commit(batch).finally(() => {
+    this.committing = this.commit(batch, sizes).finally(() => {
       this.committing = undefined;
       this.scheduleFlush();
     });
   }
 
   /** One transaction for the batch: outputs and markers in as few produce requests as fit, then the offset. */
-  private async commit(batch: Finished[]): Promise<void> {
+  private async commit(batch: Finished[], sizes: number[]): Promise<void> {
     const { producer, processedIds, groupId, topic, partition, observer } = this.settings;
     const started = performance.now();
     for (const finished of batch) this.offsets.finish(finished.offset);
@@ -397,7 +405,7 @@ export class PartitionWorker<T> {
     try {
       const transaction = await producer.transaction();
       try {
-        for (const topicMessages of produceRequests(records, MAX_REQUEST_BYTES)) {
+        for (const topicMessages of produceRequests(records, MAX_REQUEST_BYTES, sizes)) {
           await transaction.sendBatch({ topicMessages });
         }
         await transaction.sendOffsets({

@@ -27,6 +27,16 @@ describe('produceRequests', () => {
     );
   });
 
+  it('bounds requests by the sizes given for the records, measuring those without one', () => {
+    const small = record('out', 's', 100);
+    const bound = recordBytes(small) * 2;
+    // The first given as twice its size fills a request alone; measured, two would fit together.
+    const requests = produceRequests([small, small, small], bound, [bound, 1]);
+    expect(requests.map((request) => request.flatMap((topic) => topic.messages.map((message) => message.key)))).toEqual(
+      [['s'], ['s', 's']],
+    );
+  });
+
   it('makes no request for no records', () => {
     expect(produceRequests([], 100)).toEqual([]);
   });

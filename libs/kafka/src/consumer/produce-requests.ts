@@ -21,12 +21,18 @@ export function recordBytes(record: TransactionRecord): number {
  * kept within each topic, which keeps it within each partition, and each request holds the next
  * records in order: the first request the first n, the second the n after them, and so on.
  */
-export function produceRequests(records: readonly TransactionRecord[], maxBytes: number): TopicMessages[][] {
+export function produceRequests(
+  records: readonly TransactionRecord[],
+  maxBytes: number,
+  /** Each record's recordBytes, when the caller has them already. */
+  sizes?: readonly number[],
+): TopicMessages[][] {
   const requests: TopicMessages[][] = [];
   let current = new Map<string, TopicMessages>();
   let currentBytes = 0;
-  for (const record of records) {
-    const bytes = recordBytes(record);
+  for (let index = 0; index < records.length; index += 1) {
+    const record = records[index] as TransactionRecord;
+    const bytes = sizes?.[index] ?? recordBytes(record);
     if (currentBytes > 0 && currentBytes + bytes > maxBytes) {
       requests.push([...current.values()]);
       current = new Map();
