@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createKafka } from '../create-kafka.js';
 import {
+  AFTER_RESUME_MAX_WAIT_MS,
+  AFTER_RESUME_WINDOW_MS,
   kafkajsConsumerClasses,
   patchPausedConsumerSleep,
   pausedSleepMs,
@@ -11,14 +13,15 @@ import {
 
 /** A consumer group as the fix sees it: `active` partitions, a fetch that answers `batch` and counts its calls. */
 function group(active: number[]) {
-  const state = { active, fetched: 0 };
+  const state = { active, fetched: 0, waits: [] as number[] };
   const self = {
     maxWaitTime: 50,
     // A third of it, 60 s, is far beyond every wait of these tests: a sleep that ends did so because it was woken.
     sessionTimeout: 180_000,
     subscriptionState: { active: () => [{ topic: 't', partitions: state.active }] },
-    fetch: wakeableFetch(async () => {
+    fetch: wakeableFetch(async function (this: { maxWaitTime: number }) {
       state.fetched += 1;
+      state.waits.push(this.maxWaitTime);
       return ['batch'];
     }),
     resume: wakingResume((partitions: unknown[]) => {
@@ -62,6 +65,23 @@ describe("kafkajs's fetch with every partition paused", () => {
     await runner.stop();
     expect(runner.running).toBe(false);
     expect(await fetching).toEqual([]);
+  });
+
+  it('fetches with a short wait for a moment after a resume, then with its own again', async () => {
+    const { self, state } = group([0]);
+    self.maxWaitTime = 1_000;
+    await self.fetch(1);
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now);
+    self.resume([0, 1]);
+    await self.fetch(1);
+    vi.spyOn(Date, 'now').mockReturnValue(now + AFTER_RESUME_WINDOW_MS - 1);
+    await self.fetch(1);
+    vi.spyOn(Date, 'now').mockReturnValue(now + AFTER_RESUME_WINDOW_MS);
+    await self.fetch(1);
+    await self.fetch(1);
+    expect(state.waits).toEqual([1_000, AFTER_RESUME_MAX_WAIT_MS, AFTER_RESUME_MAX_WAIT_MS, 1_000, 1_000]);
+    vi.restoreAllMocks();
   });
 
   it('sleeps a third of the session timeout, and never less than the fetch wait', () => {

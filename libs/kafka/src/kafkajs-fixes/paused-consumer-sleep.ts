@@ -39,6 +39,19 @@ interface RunnerLike {
 
 const PATCHED = Symbol.for('baton.kafkajs.pausedConsumerSleep');
 
+/**
+ * After a resume, for this long, a fetch waits at most AFTER_RESUME_MAX_WAIT_MS on the broker. A
+ * fetch in flight holds the connection until it returns (the broker answers one request of a
+ * connection at a time), so a partition resumed meanwhile, in a partition take-up that resumes them
+ * one after another, would wait a whole fetch wait for the next fetch; with short fetches for a
+ * moment, it is fetched a few milliseconds later.
+ */
+export const AFTER_RESUME_WINDOW_MS = 1_000;
+export const AFTER_RESUME_MAX_WAIT_MS = 20;
+
+/** Each consumer group's last resume, and its own fetch wait (what it has outside that window). */
+const resumed = new WeakMap<object, { at: number; maxWaitTime: number }>();
+
 /** Each consumer group's sleeps in progress: ending one returns its fetch with no batch. */
 const sleeping = new WeakMap<object, Set<() => void>>();
 
@@ -73,19 +86,30 @@ function hasActivePartition(group: ConsumerGroupLike): boolean {
   return group.subscriptionState.active().some(({ partitions }) => partitions.length > 0);
 }
 
-/** `fetch` that sleeps until woken while nothing is active, in place of `original`. */
+/**
+ * `fetch` that sleeps until woken while nothing is active, and fetches with a short wait for a
+ * moment after a resume, in place of `original`.
+ */
 export function wakeableFetch(original: ConsumerGroupLike['fetch']): ConsumerGroupLike['fetch'] {
   return async function (this: ConsumerGroupLike, nodeId: number): Promise<unknown[]> {
+    const resume = resumed.get(this);
+    const ownWait = resume?.maxWaitTime ?? this.maxWaitTime;
+    if (resume !== undefined) {
+      const recent = Date.now() - resume.at < AFTER_RESUME_WINDOW_MS;
+      this.maxWaitTime = recent ? Math.min(ownWait, AFTER_RESUME_MAX_WAIT_MS) : ownWait;
+      if (!recent) resumed.delete(this);
+    }
     if (hasActivePartition(this)) return original.call(this, nodeId);
-    await sleepUntilWoken(this, pausedSleepMs(this));
+    await sleepUntilWoken(this, pausedSleepMs({ maxWaitTime: ownWait, sessionTimeout: this.sessionTimeout }));
     return [];
   };
 }
 
-/** `resume` that also wakes the consumer's sleep, in place of `original`. */
+/** `resume` that also wakes the consumer's sleep and opens a window of short fetches, in place of `original`. */
 export function wakingResume(original: ConsumerGroupLike['resume']): ConsumerGroupLike['resume'] {
   return function (this: ConsumerGroupLike, topicPartitions: unknown[]): void {
     original.call(this, topicPartitions);
+    resumed.set(this, { at: Date.now(), maxWaitTime: resumed.get(this)?.maxWaitTime ?? this.maxWaitTime });
     wakeSleeping(this);
   };
 }
