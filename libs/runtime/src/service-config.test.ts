@@ -15,12 +15,14 @@ describe('loadServiceConfig: consumer tuning', () => {
       BATON_MAX_CONCURRENCY: '5000',
       BATON_COMMIT_INTERVAL_MS: '20',
       BATON_COMMIT_MAX_MESSAGES: '50',
+      BATON_FETCH_WAIT_MS: '500',
     }).consumerTuning;
     expect(tuning).toMatchObject({
       maxConcurrency: 5000,
       maxBuffered: 5000,
       commitIntervalMs: 20,
       commitMaxMessages: 50,
+      fetchWaitMs: 500,
     });
   });
 

@@ -106,5 +106,7 @@ function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
     commitIntervalMs: integerSetting(env, 'BATON_COMMIT_INTERVAL_MS', defaults.commitIntervalMs, 1, 60_000),
     commitMaxMessages: integerSetting(env, 'BATON_COMMIT_MAX_MESSAGES', defaults.commitMaxMessages, 1, 100_000),
     commitMaxBytes: defaults.commitMaxBytes,
+    // At most a third of the 30 s session: kafkajs heartbeats between fetches.
+    fetchWaitMs: integerSetting(env, 'BATON_FETCH_WAIT_MS', defaults.fetchWaitMs, 1, 10_000),
   });
 }

@@ -6,7 +6,6 @@ import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.j
 import { consumedRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
 import { consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
-import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import type { MessageProcessor } from './message-processor.js';
 import { PartitionWorker } from './partition-worker.js';
 import { Permits } from './permits.js';
@@ -84,7 +83,7 @@ export class ExactlyOnceConsumer<T> {
       // rebalance (an instance joining or leaving) only at its next heartbeat, so a rebalance takes
       // up to that much longer to complete.
       heartbeatInterval: Math.floor(sessionTimeout / 3),
-      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
+      maxWaitTimeInMs: this.tuning.fetchWaitMs,
       // Read only committed records: a transaction aborted upstream must not be processed.
       readUncommitted: false,
     });
