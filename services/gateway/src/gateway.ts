@@ -80,6 +80,9 @@ export class Gateway {
       kafka,
       groupId: `${readerGroup}.events`,
       topics: [topics.events],
+      // A record is read as soon as it arrives whatever the wait; the gateway's stop waits as long for
+      // its DLQ and audit readers (stopped together) anyway, so a long wait costs nothing more here.
+      maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
       onRecord: eventsFolder(eventsCodec, tasks, logger),
     });
     const audit = new AuditTrail();
