@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { PATCHED_KAFKAJS_VERSION, notPinned } from './idle-request-queue.js';
+import { replacePrototypeMethods, type PrototypePatch } from './module-replacement.js';
 
 /**
  * kafkajs 2.2.4 asks the cluster for a coordinator before every transactional request: its
@@ -80,20 +80,14 @@ export function kafkajsCluster(): { prototype: ClusterLike & { [PATCHED]?: true 
   return requireFromHere('kafkajs/src/cluster/index.js') as ReturnType<typeof kafkajsCluster>;
 }
 
-export type CoordinatorCachePatch =
-  { status: 'applied' | 'already-applied'; version: string } | NonNullable<ReturnType<typeof notPinned>>;
-
 /** Applies the cache once per process. */
-export function patchCoordinatorCache(): CoordinatorCachePatch {
-  const skipped = notPinned();
-  if (skipped) return skipped;
-  const version = PATCHED_KAFKAJS_VERSION;
-  const { prototype } = kafkajsCluster();
-  if (prototype[PATCHED]) return { status: 'already-applied', version };
-  if (typeof prototype.findGroupCoordinator !== 'function') {
-    throw new Error(`kafkajs ${version}'s Cluster has no findGroupCoordinator to patch`);
-  }
-  prototype.findGroupCoordinator = cachedFindGroupCoordinator(prototype.findGroupCoordinator);
-  prototype[PATCHED] = true;
-  return { status: 'applied', version };
+export function patchCoordinatorCache(): PrototypePatch {
+  return replacePrototypeMethods(PATCHED, [
+    {
+      name: "Cluster's findGroupCoordinator",
+      prototype: kafkajsCluster().prototype,
+      method: 'findGroupCoordinator',
+      replace: (original) => cachedFindGroupCoordinator(original as ClusterLike['findGroupCoordinator']) as never,
+    },
+  ]);
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { PATCHED_KAFKAJS_VERSION, notPinned } from './idle-request-queue.js';
+import { replacePrototypeMethods, type PrototypePatch } from './module-replacement.js';
 
 /**
  * kafkajs 2.2.4's ConsumerGroup.fetch (src/consumer/consumerGroup.js), when none of the consumer's
@@ -139,26 +139,27 @@ export function kafkajsConsumerClasses(): {
   };
 }
 
-export type PausedConsumerSleepPatch =
-  { status: 'applied' | 'already-applied'; version: string } | NonNullable<ReturnType<typeof notPinned>>;
-
 /** Applies the fix once per process. */
-export function patchPausedConsumerSleep(): PausedConsumerSleepPatch {
-  const skipped = notPinned();
-  if (skipped) return skipped;
-  const version = PATCHED_KAFKAJS_VERSION;
+export function patchPausedConsumerSleep(): PrototypePatch {
   const { ConsumerGroup, Runner } = kafkajsConsumerClasses();
-  if (ConsumerGroup.prototype[PATCHED]) return { status: 'already-applied', version };
-  for (const [name, method] of [
-    ['ConsumerGroup.fetch', ConsumerGroup.prototype.fetch],
-    ['ConsumerGroup.resume', ConsumerGroup.prototype.resume],
-    ['Runner.stop', Runner.prototype.stop],
-  ] as const) {
-    if (typeof method !== 'function') throw new Error(`kafkajs ${version} has no ${name} to patch`);
-  }
-  ConsumerGroup.prototype.fetch = wakeableFetch(ConsumerGroup.prototype.fetch);
-  ConsumerGroup.prototype.resume = wakingResume(ConsumerGroup.prototype.resume);
-  Runner.prototype.stop = wakingStop(Runner.prototype.stop);
-  ConsumerGroup.prototype[PATCHED] = true;
-  return { status: 'applied', version };
+  return replacePrototypeMethods(PATCHED, [
+    {
+      name: 'ConsumerGroup.fetch',
+      prototype: ConsumerGroup.prototype,
+      method: 'fetch',
+      replace: (original) => wakeableFetch(original as ConsumerGroupLike['fetch']) as never,
+    },
+    {
+      name: 'ConsumerGroup.resume',
+      prototype: ConsumerGroup.prototype,
+      method: 'resume',
+      replace: (original) => wakingResume(original as ConsumerGroupLike['resume']) as never,
+    },
+    {
+      name: 'Runner.stop',
+      prototype: Runner.prototype,
+      method: 'stop',
+      replace: (original) => wakingStop(original as RunnerLike['stop']) as never,
+    },
+  ]);
 }
