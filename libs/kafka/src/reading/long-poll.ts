@@ -22,6 +22,7 @@ export const BATCHED_FETCH_MIN_BYTES = 1024 * 1024;
  * second is, for the gateway's reader of every DLQ, a request about a hundred partitions wide every
  * second, for the gateway and the broker alike. A record still arrives at once; the price is the
  * stop, which waits up to this long for the fetch in flight. Measured with the `npm start` fleet
- * idle, 60 s, the DLQ and audit readers at 1 s and then at this wait: see the README's benchmark.
+ * idle, 60 s, paired on one broker, the gateway's DLQ and audit readers at 1 s, then at this wait:
+ * the gateway 1.23 -> 0.90 % of a core.
  */
 export const QUIET_TOPIC_MAX_WAIT_MS = 5_000;
