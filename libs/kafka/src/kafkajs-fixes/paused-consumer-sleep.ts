@@ -114,7 +114,7 @@ export function wakingResume(original: ConsumerGroupLike['resume']): ConsumerGro
   };
 }
 
-/** The runner's `stop` that wakes its consumer's sleep first, so the fetch loop ends now, in place of `original`. */
+/** The runner's `stop` that also wakes its consumer's sleep, so the fetch loop ends now, in place of `original`. */
 export function wakingStop(original: RunnerLike['stop']): RunnerLike['stop'] {
   return function (this: RunnerLike): Promise<void> {
     const stopping = original.call(this);
@@ -126,16 +126,14 @@ export function wakingStop(original: RunnerLike['stop']): RunnerLike['stop'] {
 
 const requireFromHere = createRequire(import.meta.url);
 
-type Patchable<T> = { prototype: T & { [PATCHED]?: true } };
-
 /** kafkajs's ConsumerGroup and Runner classes: every consumer has one of each. */
 export function kafkajsConsumerClasses(): {
-  ConsumerGroup: Patchable<ConsumerGroupLike>;
-  Runner: Patchable<RunnerLike>;
+  ConsumerGroup: { prototype: ConsumerGroupLike };
+  Runner: { prototype: RunnerLike };
 } {
   return {
-    ConsumerGroup: requireFromHere('kafkajs/src/consumer/consumerGroup.js') as Patchable<ConsumerGroupLike>,
-    Runner: requireFromHere('kafkajs/src/consumer/runner.js') as Patchable<RunnerLike>,
+    ConsumerGroup: requireFromHere('kafkajs/src/consumer/consumerGroup.js') as { prototype: ConsumerGroupLike },
+    Runner: requireFromHere('kafkajs/src/consumer/runner.js') as { prototype: RunnerLike },
   };
 }
 

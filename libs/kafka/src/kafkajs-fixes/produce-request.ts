@@ -179,10 +179,6 @@ class Writer {
     this.offset = this.buffer.writeInt32BE(value, this.offset);
   }
 
-  uint32(value: number): void {
-    this.offset = this.buffer.writeUInt32BE(value, this.offset);
-  }
-
   int64(value: LongLike): void {
     this.int32(value.getHighBits());
     this.int32(value.getLowBits());
