@@ -1,10 +1,10 @@
 /**
  * How long a fetch waits on the broker when there is nothing new to read (kafkajs's
  * `maxWaitTimeInMs`), for every reader that follows a topic live (the engine's consumers wait
- * ConsumerTuning.fetchWaitMs, twice this, by default; readers of quiet topics wait
- * QUIET_TOPIC_MAX_WAIT_MS). The broker answers a waiting
- * fetch as soon as a record arrives, so a long wait adds no latency; an idle consumer sends one
- * fetch per wait instead of one every few tens of milliseconds. What a long wait does cost is the
+ * ConsumerTuning.fetchWaitMs, twice this by default; readers of quiet topics wait
+ * QUIET_TOPIC_MAX_WAIT_MS). The broker answers a waiting fetch as soon as a record arrives, so a
+ * long wait adds no latency; an idle consumer sends one fetch per wait instead of one every few
+ * tens of milliseconds. What a long wait does cost is the
  * stop: kafkajs's `consumer.disconnect()` waits for the fetch in flight, so a stop can take up to
  * this long per consumer.
  */
