@@ -124,22 +124,23 @@ function bytesOf(value: unknown): Buffer | string | null | undefined {
   return typeof value === 'string' || Buffer.isBuffer(value) ? value : undefined;
 }
 
-/** A record measured: what it writes, and its size after the length varint. */
+type Field = Buffer | string | null;
+
+/**
+ * A record measured: its key, value, then each header's name and value, in the order written, with
+ * each one's byte length (-1 for null), measured once for the sizing and the writing; and its size
+ * after the length varint.
+ */
 interface SizedRecord {
-  key: Buffer | string | null;
-  value: Buffer | string | null;
-  headers: [string, HeaderValue][];
+  fields: Field[];
+  lengths: number[];
+  headerCount: number;
   bodyBytes: number;
 }
 
-function byteLength(value: Buffer | string): number {
+function byteLength(value: Field): number {
+  if (value === null) return -1;
   return typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.length;
-}
-
-function sizeOfBytes(value: Buffer | string | null): number {
-  if (value === null) return 1;
-  const length = byteLength(value);
-  return sizeOfVarInt(length) + length;
 }
 
 /** The records of a partition measured, or undefined when kafkajs's own encoder must write them. */
@@ -153,10 +154,13 @@ function sizedRecords(messages: readonly ProduceMessage[]): SizedRecord[] | unde
     const key = bytesOf(message.key);
     const value = bytesOf(message.value);
     if (key === undefined || value === undefined) return undefined;
-    // attributes, timestampDelta 0, offsetDelta, key, value, header count.
-    let bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfBytes(key) + sizeOfBytes(value) + sizeOfVarInt(headers.length);
-    for (const [name, headerValue] of headers) bodyBytes += sizeOfBytes(name) + sizeOfBytes(headerValue);
-    sized.push({ key, value, headers, bodyBytes });
+    const fields: Field[] = [key, value];
+    for (const [name, headerValue] of headers) fields.push(name, headerValue);
+    const lengths = fields.map(byteLength);
+    // attributes, timestampDelta 0, offsetDelta, header count, then each field behind its length.
+    let bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfVarInt(headers.length);
+    for (const length of lengths) bodyBytes += sizeOfVarInt(length) + Math.max(length, 0);
+    sized.push({ fields, lengths, headerCount: headers.length, bodyBytes });
   }
   return sized;
 }
@@ -204,20 +208,12 @@ class Writer {
     this.offset += this.buffer.write(value, this.offset, length, 'utf8');
   }
 
-  /** varint length (-1 for null), then the bytes. */
-  varBytes(value: Buffer | string | null): void {
-    if (value === null) {
-      this.varInt(-1);
-      return;
-    }
-    if (typeof value === 'string') {
-      const length = Buffer.byteLength(value, 'utf8');
-      this.varInt(length);
-      this.offset += this.buffer.write(value, this.offset, length, 'utf8');
-      return;
-    }
-    this.varInt(value.length);
-    this.offset += value.copy(this.buffer, this.offset);
+  /** `length` as a varint (-1 for null), then the bytes: `length` is the value's byte length. */
+  varBytes(value: Field, length: number): void {
+    this.varInt(length);
+    if (value === null) return;
+    if (typeof value === 'string') this.offset += this.buffer.write(value, this.offset, length, 'utf8');
+    else this.offset += value.copy(this.buffer, this.offset);
   }
 }
 
@@ -270,12 +266,12 @@ function writeBatch(
     writer.int8(0); // attributes
     writer.varInt(0); // timestampDelta: every record has the batch's timestamp
     writer.varInt(index);
-    writer.varBytes(record.key);
-    writer.varBytes(record.value);
-    writer.varInt(record.headers.length);
-    for (const [name, value] of record.headers) {
-      writer.varBytes(name);
-      writer.varBytes(value);
+    const { fields, lengths } = record;
+    writer.varBytes(fields[0] as Field, lengths[0] as number);
+    writer.varBytes(fields[1] as Field, lengths[1] as number);
+    writer.varInt(record.headerCount);
+    for (let field = 2; field < fields.length; field += 1) {
+      writer.varBytes(fields[field] as Field, lengths[field] as number);
     }
   }
   const crc = context.parts.crc32C(writer.buffer.subarray(crcAt + 4, start + batchBytes));
