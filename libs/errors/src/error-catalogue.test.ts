@@ -16,10 +16,11 @@ function codeRows(text: string): string[][] {
 }
 
 describe('the error catalogue', () => {
-  it.each(ERROR_CODES)('documents %s in docs/errors.md with its retriable flag', (code) => {
+  it.each(ERROR_CODES)('documents %s in docs/errors.md with its retriable flag and HTTP status', (code) => {
     const row = codeRows(errorSection).find((cells) => cells[0] === code);
     expect(row, `docs/errors.md has no row for ${code}`).toBeDefined();
     expect(row?.[1]).toBe(ERROR_CATALOGUE[code].retriable ? 'yes' : 'no');
+    expect(row?.[2]).toBe(String(ERROR_CATALOGUE[code].httpStatus));
   });
 
   it('documents no code that the catalogue lacks', () => {

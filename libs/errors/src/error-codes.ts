@@ -1,172 +1,227 @@
 /**
  * The catalogue of every error code Baton raises. A code is a stable contract: retry and
  * dead-letter logic, HTTP answers and operators' alerts key on it, so a code is never renamed or
- * reused. `retriable` tells the retry logic whether trying the same work again can succeed.
+ * reused. `retriable` tells the retry logic whether trying the same work again can succeed;
+ * `httpStatus` is the status every service's HTTP answer carries for the code.
  * docs/errors.md documents each one; a test keeps the two in step.
  */
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: {
     retriable: false,
+    httpStatus: 400,
     summary: 'A handoff message does not satisfy its JSON Schema; `issues` lists every violation.',
   },
   UNSUPPORTED_PROTOCOL_VERSION: {
     retriable: false,
+    httpStatus: 400,
     summary: 'The message declares a protocol_version whose major version this reader does not speak.',
   },
   UNKNOWN_HANDOFF_TYPE: {
     retriable: false,
+    httpStatus: 400,
     summary: 'payload.handoff_type is not one of the types this protocol version defines.',
   },
   WIRE_FORMAT_INVALID: {
     retriable: false,
+    httpStatus: 400,
     summary: 'The record value is not in the Confluent wire format (too short, or the magic byte is not 0).',
   },
   WIRE_UNKNOWN_SCHEMA_ID: {
     retriable: false,
+    httpStatus: 400,
     summary: 'The schema id in the record is not known to the schema registry.',
   },
   WIRE_BODY_INVALID: {
     retriable: false,
+    httpStatus: 400,
     summary: 'The Avro body cannot be decoded with its writer schema (truncated or corrupt bytes).',
   },
   WIRE_ENCODE_FAILED: {
     retriable: false,
+    httpStatus: 400,
     summary: 'A message cannot be encoded with the Avro schema (a value does not fit its field).',
   },
   SCHEMA_INCOMPATIBLE: {
     retriable: false,
+    httpStatus: 409,
     summary: "The schema registry refused a schema because it breaks the subject's compatibility level.",
   },
   REGISTRY_UNAVAILABLE: {
     retriable: true,
+    httpStatus: 503,
     summary: 'The schema registry could not be reached or answered with a server error.',
+  },
+  REGISTRY_AUTH_FAILED: {
+    retriable: false,
+    httpStatus: 502,
+    summary: 'The schema registry refused the configured credentials (HTTP 401 or 403).',
   },
   HANDOFF_EXPIRED: {
     retriable: false,
+    httpStatus: 400,
     summary: 'The message arrived after its metadata.expiration_time; it is dead-lettered unprocessed.',
   },
   HANDLER_FAILED: {
     retriable: true,
+    httpStatus: 500,
     summary: 'A message handler threw an error that is not a BatonError; it is retried as transient.',
   },
   RETRIES_EXHAUSTED: {
     retriable: false,
+    httpStatus: 500,
     summary: 'A message failed transiently on every allowed attempt; details.lastErrorCode names the last failure.',
   },
   NO_ROUTE: {
     retriable: false,
+    httpStatus: 422,
     summary: 'The router found no rule, recipient or default route for a handoff.',
   },
   NO_LIVE_AGENT: {
     retriable: false,
+    httpStatus: 503,
     summary:
       'The agent the router chose has registered but has no live instance (no heartbeat within the liveness window), and no fallback with one is configured.',
   },
   NO_HANDLER: {
     retriable: false,
+    httpStatus: 422,
     summary: 'An agent received a handoff_type it has no handler for.',
   },
   NO_ESCALATION_TARGET: {
     retriable: false,
+    httpStatus: 422,
     summary: 'A handler escalated, but the message names no escalate_to and the handler gave no target.',
   },
   CONFIG_INVALID: {
     retriable: false,
+    httpStatus: 500,
     summary: 'A configuration value is missing or malformed; the process refuses to start.',
   },
   KAFKA_UNAVAILABLE: {
     retriable: true,
+    httpStatus: 503,
     summary: 'No Kafka broker answered a metadata request before the deadline.',
   },
   INFRA_UNAVAILABLE: {
     retriable: false,
+    httpStatus: 503,
     summary:
       'No Kafka could be provisioned: KAFKA_BROKERS is unset, no Docker engine answers, and Java or Maven is missing.',
   },
   INFRA_START_FAILED: {
     retriable: false,
+    httpStatus: 503,
     summary: 'A local broker or registry process exited or did not become ready in time.',
   },
   REQUEST_INVALID: {
     retriable: false,
+    httpStatus: 400,
     summary: "An HTTP request breaks its route's schema (body, query or path); `issues` lists every finding.",
   },
   UNAUTHENTICATED: {
     retriable: false,
+    httpStatus: 401,
     summary: 'An HTTP request to the gateway carries no credential, or one that is not configured.',
   },
   FORBIDDEN: {
     retriable: false,
+    httpStatus: 403,
     summary: 'The credential is valid but lacks the role the route needs (publisher to publish, operator to replay).',
   },
   TASK_NOT_FOUND: {
     retriable: false,
+    httpStatus: 404,
     summary: 'No event of the task has been published to the events topic.',
   },
   DEAD_LETTER_NOT_FOUND: {
     retriable: false,
+    httpStatus: 404,
     summary: 'No dead-letter topic, or no record at that partition and offset in it.',
   },
   REPLAY_TARGET_NOT_ALLOWED: {
     retriable: false,
+    httpStatus: 400,
     summary: 'A replay names a target topic that is neither the source topic nor in the allowed list.',
   },
   REPLAY_JOB_NOT_FOUND: {
     retriable: false,
+    httpStatus: 404,
     summary: 'No replay job with that id on this gateway instance.',
   },
   REPLAY_STATE_CONFLICT: {
     retriable: false,
+    httpStatus: 409,
     summary: 'A replay job cannot make that move from its state (start a running job, resume a stopped one).',
   },
   PENDING_TASK_NOT_FOUND: {
     retriable: false,
+    httpStatus: 404,
     summary: 'The human agent has no open question for that task.',
   },
   ANSWER_INVALID: {
     retriable: false,
+    httpStatus: 400,
     summary: "An operator's answer to the human agent is malformed (decision must be APPROVED or DENIED).",
   },
   ILLEGAL_TRANSITION: {
     retriable: false,
+    httpStatus: 409,
     summary:
-      "A handoff's state machine (seed 001) has no move for that event in that state: a late, duplicated or out-of-order message.",
+      "A handoff's state machine has no move for that event in that state: a late, duplicated or out-of-order message.",
   },
   CONTEXT_REF_INVALID: {
     retriable: false,
+    httpStatus: 400,
     summary:
       "A context_ref's uri is not `kafka://<topic>/<partition>/<offset>`, or names a topic other than the context store's.",
   },
   CONTEXT_NOT_FOUND: {
     retriable: false,
+    httpStatus: 404,
     summary:
       "A context_ref names records that are gone (below the partition's low watermark: retention) or chunks missing before the partition's end.",
   },
   CONTEXT_INTEGRITY_FAILED: {
     retriable: false,
+    httpStatus: 422,
     summary: 'The bytes fetched for a context_ref differ from its size_bytes or sha256; `path` names the field.',
   },
   WIRE_RECORD_TYPE_UNEXPECTED: {
     retriable: false,
+    httpStatus: 400,
     summary:
       'The record was written with a known schema of another record type than the topic carries (the events topic: outcome events, lifecycle messages, staged contexts).',
   },
   HANDOFF_TIMEOUT: {
     retriable: false,
+    httpStatus: 504,
     summary:
       'One attempt of a negotiated handoff ran out of time: no accept, no context acknowledgement, or constraints.time_limit passed. The tracker then applies the failure_handling_strategy.',
   },
   HANDOFF_COMPLETE_FAILURE: {
     retriable: false,
+    httpStatus: 502,
     summary:
       'The receiver of a negotiated handoff answered HandoffComplete FAILURE: it could not take the context over. The tracker then applies the failure_handling_strategy.',
   },
   HANDOFF_FAILED: {
     retriable: false,
+    httpStatus: 502,
     summary:
       'Every option of a negotiated handoff is used up (retries, escalate_to, fallback_action, suggestions): the task ends FAILED and an ErrorNotification says why.',
   },
-} as const satisfies Record<string, { retriable: boolean; summary: string }>;
+  ROUTE_NOT_FOUND: {
+    retriable: false,
+    httpStatus: 404,
+    summary: 'An HTTP request names a method and path no route of the service answers.',
+  },
+  INTERNAL: {
+    retriable: false,
+    httpStatus: 500,
+    summary:
+      'An HTTP request failed on an unexpected error; the service logs it, the answer does not carry its internals.',
+  },
+} as const satisfies Record<string, { retriable: boolean; httpStatus: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

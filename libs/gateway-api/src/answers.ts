@@ -33,7 +33,7 @@ export interface AcceptedNegotiation {
 }
 
 /**
- * Seed 004's TaskStatus (CREATE ... FINISH), then the two ends a negotiated handoff adds: FAILED
+ * The task statuses (CREATE ... FINISH), then the two ends a negotiated handoff adds: FAILED
  * (every option of the failure_handling_strategy used up) and EXPIRED (expiration_time passed
  * before a receiver took the task). FAILED and EXPIRED are final.
  */
@@ -68,7 +68,7 @@ export interface Refusal {
   message: string;
 }
 
-/** A seed 001 lifecycle message of a negotiated handoff (HandoffRequest, HandoffAccept, ...). */
+/** A lifecycle message of a negotiated handoff (HandoffRequest, HandoffAccept, ...). */
 export interface LifecycleStep {
   kind: 'lifecycle';
   time: string;
@@ -105,7 +105,7 @@ export interface HandoffAttemptAnswer {
   /** Why it was asked: `target`, `retry`, `escalate_to`, `fallback_action` or `suggestion`. */
   via: string;
   requested_at: string;
-  /** The receiver's state in seed 001's handoff state machine. */
+  /** The receiver's state in the handoff state machine. */
   receiver_state: string;
   accepted_at?: string;
   context_sent_at?: string;
@@ -128,7 +128,7 @@ export interface NegotiationAnswer {
   };
   context_mode: 'by-value' | 'by-reference';
   staged_at: string;
-  /** The sender's state in seed 001's handoff state machine. */
+  /** The sender's state in the handoff state machine. */
   sender_state: string;
   attempts: HandoffAttemptAnswer[];
   outcome: 'OPEN' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
@@ -161,7 +161,7 @@ export interface TaskAnswer {
   refused: RefusedMessageAnswer[];
 }
 
-/** An agent's card as it registered it in `<prefix>.agents` (seed 004's AgentInfo). */
+/** An agent's card as it registered it in `<prefix>.agents` (id, name, domain, skills, modes, version). */
 export interface AgentCardAnswer {
   agent_id: string;
   name: string;

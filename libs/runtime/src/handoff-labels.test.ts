@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildHandoff } from '@baton/protocol';
+import { buildHandoff, parseHandoff } from '@baton/protocol';
 import { BoundedLabelValues, handoffLabels, handoffTypeLabel, issueCategoryOf } from './handoff-labels.js';
 
 const metadata = { sender_id: 'triage_agent', recipient_id: 'sales_agent', task_id: 'task-1' };
@@ -21,6 +21,17 @@ describe('handoffLabels', () => {
     });
     expect(issueCategoryOf(notification)).toBeUndefined();
     expect(handoffLabels(notification)).toEqual({ handoff_type: 'NOTIFICATION', issue_category: 'none' });
+  });
+
+  it('reads no issue_category where the data type declares none, as a newer minor may send', () => {
+    const answer = JSON.parse(
+      JSON.stringify(
+        buildHandoff({ metadata, payload: { handoff_type: 'PROVIDE_INFORMATION', data: { provided_info: {} } } }),
+      ),
+    ) as Record<string, any>;
+    answer.metadata.protocol_version = '1.99.0';
+    answer.payload.data.issue_category = 42;
+    expect(issueCategoryOf(parseHandoff(answer))).toBeUndefined();
   });
 });
 

@@ -14,8 +14,17 @@ export type HandoffLabels = {
 
 /** payload.data.issue_category, when the handoff's data states one. */
 export function issueCategoryOf(handoff: Pick<Immutable<HandoffMessage>, 'payload'>): string | undefined {
-  const data = handoff.payload.data as { issue_category?: unknown };
-  return typeof data.issue_category === 'string' ? data.issue_category : undefined;
+  const { payload } = handoff;
+  switch (payload.handoff_type) {
+    // Their data declares none. (Not an `in` test: a newer minor's message may carry an undeclared
+    // issue_category, of any type.)
+    case 'REQUEST_INFORMATION':
+    case 'PROVIDE_INFORMATION':
+      return undefined;
+    default:
+      // Every other type's data declares it: a validated string, or absent.
+      return payload.data.issue_category;
+  }
 }
 
 /**

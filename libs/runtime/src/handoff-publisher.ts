@@ -1,5 +1,4 @@
-import { createProducer, type RecordHeaders } from '@baton/kafka';
-import type { Kafka, Producer } from '@baton/kafka';
+import { RecordProducer, type KafkaClient, type RecordHeaders } from '@baton/kafka';
 import type { HandoffCodec } from '@baton/wire';
 import type { Handoff } from './handoff-processor.js';
 import { handoffRecord } from './handoff-record.js';
@@ -16,29 +15,22 @@ export interface PublishedRecord {
  * Resolves only when the broker has the record on all in-sync replicas.
  */
 export class HandoffPublisher {
-  private readonly producer: Producer;
-  private connected: Promise<void> | undefined;
+  private readonly producer: RecordProducer;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClient,
     private readonly codec: HandoffCodec,
   ) {
-    this.producer = createProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
+    this.producer = new RecordProducer(kafka);
   }
 
   async publish(topic: string, message: Handoff, extraHeaders?: RecordHeaders): Promise<PublishedRecord> {
-    this.connected ??= this.producer.connect();
-    await this.connected;
     const record = handoffRecord(this.codec, topic, message, { extraHeaders });
-    const [result] = await this.producer.send({
-      topic,
-      acks: -1,
-      messages: [{ key: record.key, value: record.value, headers: record.headers }],
-    });
-    return { topic, partition: result?.partition ?? -1, offset: result?.baseOffset ?? '-1' };
+    const [written] = await this.producer.send([record]);
+    return { topic, partition: written?.partition ?? -1, offset: written?.baseOffset ?? '-1' };
   }
 
   async close(): Promise<void> {
-    if (this.connected) await this.producer.disconnect();
+    await this.producer.disconnect();
   }
 }

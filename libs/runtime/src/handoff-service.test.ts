@@ -1,22 +1,11 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ConsumerObserver } from '@baton/kafka';
 import { combineObservers } from './handoff-service.js';
-import { createLogger } from './logger.js';
+import { capturedLogger } from './captured-logger.test-helper.js';
 
 describe('combineObservers', () => {
   it('tells every observer in turn, and a throwing one neither stops the others nor escapes', () => {
-    const lines: string[] = [];
-    const logger = createLogger(
-      'test',
-      'info',
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturedLogger();
     const heard: string[] = [];
     const throwing: ConsumerObserver = {
       partitionReady: () => {
@@ -32,6 +21,6 @@ describe('combineObservers', () => {
     combined.partitionStopped?.({ topic: 't', partition: 2, reason: 'revoked' });
     expect(heard).toEqual(['ready 2', 'stopped: revoked']);
     expect(combined.processed).toBeUndefined();
-    expect(lines.join('')).toContain('"event":"observer.failed"');
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'error', event: 'observer.failed' }));
   });
 });

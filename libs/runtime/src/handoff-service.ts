@@ -9,22 +9,22 @@ import {
   topicNames,
   type ConsumedRecord,
   type ConsumerObserver,
-  type Kafka,
+  type KafkaClient,
+  type PartitionLag,
   type TopicNames,
 } from '@baton/kafka';
 import { compileValidators } from '@baton/protocol';
 import {
   SchemaRegistryClient,
-  createHandoffCodec,
-  createLifecycleCodec,
-  createOutcomeCodec,
-  createStagedContextCodec,
+  serviceCodecs,
   type HandoffCodec,
   type LifecycleCodec,
   type OutcomeCodec,
   type StagedContextCodec,
 } from '@baton/wire';
-import { buildHealthApp, listeningAddress } from './health-app.js';
+import { component, concurrently, type Component } from './chassis/component.js';
+import { HttpServer } from './chassis/http-server.js';
+import { Service } from './chassis/service.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
 import { createLogger, type Logger } from './logger.js';
@@ -37,12 +37,12 @@ export interface HandoffServiceContext {
   topics: TopicNames;
   codec: HandoffCodec;
   outcomeCodec: OutcomeCodec;
-  /** Seed 001's lifecycle messages (negotiated handoffs), on the events topic and agents' control topics. */
+  /** The negotiated handoff's lifecycle messages, on the events topic and agents' control topics. */
   lifecycleCodec: LifecycleCodec;
   /** The context a negotiated handoff offers, staged on the events topic before its first HandoffRequest. */
   stagedCodec: StagedContextCodec;
   logger: Logger;
-  kafka: Kafka;
+  kafka: KafkaClient;
   /** The registry /metrics serves: a service registers its own metrics here. */
   metrics: Registry;
   /**
@@ -51,6 +51,8 @@ export interface HandoffServiceContext {
    * messages' labels must stay few, as for any consumer.
    */
   consumerObserver: ConsumerObserver;
+  /** The lag of the service's consumer group on its source topic, per partition. */
+  sourceLag(): Promise<PartitionLag[]>;
 }
 
 export interface HandoffServiceDefinition {
@@ -68,98 +70,117 @@ export interface HandoffServiceDefinition {
   /** Routes a service adds to its HTTP app (a human agent's pending tasks, say). */
   registerRoutes?(app: FastifyInstance, context: HandoffServiceContext): void;
   /**
+   * What the service holds besides its consumer (a registry reader, a heartbeat, a store), in start
+   * order: started after the service's topics exist and before its consumer takes a first handoff,
+   * closed after the consumer has drained.
+   */
+  components?(context: HandoffServiceContext): Component[];
+  /**
+   * Further consumers (an agent's control topic, say): started after `components`, then the
+   * service's own consumer; at stop all of them drain at once.
+   */
+  consumers?(context: HandoffServiceContext): Component[];
+  /**
    * What the service wants to hear of its consumer, besides the chassis's logs and metrics: e.g. to
    * count its own metrics (registered on `context.metrics`) once a message's outputs are committed.
    */
   observer?(context: HandoffServiceContext): ConsumerObserver;
 }
 
+/** A handoff service built from its definition: start and close it through `service`. */
+export interface HandoffService {
+  service: Service;
+  http: HttpServer;
+  context: HandoffServiceContext;
+}
+
 /**
  * The chassis of every handoff-consuming service: configuration, structured logs, the registry
- * codecs, its topics, an exactly-once consumer, and an HTTP app with /healthz, /readyz and
- * /metrics. `close()` stops fetching, lets work in progress commit, disconnects and closes HTTP.
+ * codecs, its topics, an exactly-once consumer, and an HTTP server with /healthz, /readyz and
+ * /metrics. Building connects to nothing. The components, in start order: the HTTP server
+ * (/readyz answers 503 until the rest has started), the schemas (registered, so the codecs can
+ * write), the topics, the definition's components, then the consumers; a stop closes them in
+ * reverse, so work in progress commits while everything it uses is still there.
  */
-export class HandoffService {
-  private closing: Promise<void> | undefined;
-
-  private constructor(
-    readonly app: FastifyInstance,
-    readonly context: HandoffServiceContext,
-    private readonly consumer: ExactlyOnceConsumer<Handoff>,
-    private readonly lag: ConsumerLagReader,
-  ) {}
-
-  static async start(definition: HandoffServiceDefinition, config: Readonly<ServiceConfig>): Promise<HandoffService> {
-    const logger = createLogger(definition.name);
-    const topics = topicNames(config.topicPrefix);
-    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
-    const registry = new SchemaRegistryClient({ url: config.schemaRegistryUrl });
-    const [codec, outcomeCodec, lifecycleCodec, stagedCodec] = await Promise.all([
-      createHandoffCodec(registry),
-      createOutcomeCodec(registry),
-      createLifecycleCodec(registry),
-      createStagedContextCodec(registry),
-    ]);
-    const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
-    const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);
-    const context: HandoffServiceContext = {
-      config,
-      topics,
-      codec,
-      outcomeCodec,
-      lifecycleCodec,
-      stagedCodec,
-      logger,
-      kafka,
-      metrics,
-      consumerObserver,
-    };
-    const source = definition.sourceTopic(topics);
-    const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
-    await createTopics(config.kafkaBrokers, [
-      ...consumerTopicSpecs(source, sizing),
-      ...definition.outputTopics(topics).map((topic) => ({ topic, ...sizing })),
-    ]);
-    const groupId = definition.groupId(topics);
-    const lag = new ConsumerLagReader(kafka, groupId, source);
-    registerConsumerLag(metrics, { topic: source, read: () => lag.read() });
-    const consumer = new ExactlyOnceConsumer<Handoff>({
-      kafka,
-      groupId,
-      topic: source,
-      instanceId: config.instanceId,
-      defaultRetryLimit: config.defaultRetryLimit,
-      tuning: config.consumerTuning,
-      processor: handoffProcessor({ codec, ...definition.createProcessor(context) }),
-      observer: combineObservers([consumerObserver, definition.observer?.(context) ?? {}], logger),
-    });
-    const app = buildHealthApp({ isReady: () => consumer.isRunning, registry: metrics });
-    definition.registerRoutes?.(app, context);
-    const service = new HandoffService(app, context, consumer, lag);
-    // Now rather than on the first handoff, which would wait for it.
-    compileValidators(['handoff']);
-    await app.listen({ port: config.httpPort, host: config.httpHost });
-    await consumer.start();
-    logger.info({ event: 'service.started', source, group: groupId, http: service.address() }, 'started');
-    return service;
-  }
-
-  /** The HTTP address the service listens on. */
-  address(): string {
-    return listeningAddress(this.app);
-  }
-
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.context.logger.info({ event: 'service.stopping' }, 'stopping');
-      await this.consumer.close();
-      // Only metrics read through it: a failed disconnect must not fail the drain.
-      await this.lag.close().catch(() => undefined);
-      await this.app.close();
-      this.context.logger.info({ event: 'service.stopped' }, 'stopped');
-    })();
-    return this.closing;
-  }
+export function buildHandoffService(
+  definition: HandoffServiceDefinition,
+  config: Readonly<ServiceConfig>,
+): HandoffService {
+  const logger = createLogger(definition.name);
+  const topics = topicNames(config.topicPrefix);
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
+  const codecs = serviceCodecs(new SchemaRegistryClient(config.schemaRegistry));
+  const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
+  const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
+  const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);
+  const source = definition.sourceTopic(topics);
+  const groupId = definition.groupId(topics);
+  const lag = new ConsumerLagReader(kafka, groupId, source);
+  registerConsumerLag(metrics, { topic: source, read: () => lag.read() });
+  const context: HandoffServiceContext = {
+    config,
+    topics,
+    codec,
+    outcomeCodec,
+    lifecycleCodec,
+    stagedCodec,
+    logger,
+    kafka,
+    metrics,
+    consumerObserver,
+    sourceLag: () => lag.read(),
+  };
+  const consumer = new ExactlyOnceConsumer<Handoff>({
+    kafka,
+    groupId,
+    topic: source,
+    instanceId: config.instanceId,
+    defaultRetryLimit: config.defaultRetryLimit,
+    tuning: config.consumerTuning,
+    processor: handoffProcessor({ codec, ...definition.createProcessor(context) }),
+    observer: combineObservers([consumerObserver, definition.observer?.(context) ?? {}], logger),
+  });
+  const http = new HttpServer({
+    port: config.httpPort,
+    host: config.httpHost,
+    isReady: () => service.isReady(),
+    metrics,
+    logger,
+  });
+  definition.registerRoutes?.(http.app, context);
+  const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
+  const service: Service = new Service({
+    name: definition.name,
+    logger,
+    startedFacts: () => ({ source, group: groupId, http: http.address() }),
+    components: [
+      http,
+      component('schemas', { start: () => codecs.register() }),
+      component('topics', {
+        start: () =>
+          createTopics(config.kafkaBrokers, [
+            ...consumerTopicSpecs(source, sizing),
+            ...definition.outputTopics(topics).map((topic) => ({ topic, ...sizing })),
+          ]),
+      }),
+      // Only metrics and a receiver's load read through it: a failed disconnect must not fail the drain.
+      component('source-lag', { close: () => lag.close().catch(() => undefined) }),
+      ...(definition.components?.(context) ?? []),
+      concurrently('consumers', [
+        ...(definition.consumers?.(context) ?? []),
+        component('consumer', {
+          // Now rather than on the first handoff, which would wait for it.
+          start: async () => {
+            compileValidators(['handoff']);
+            await consumer.start();
+          },
+          close: () => consumer.close(),
+          isReady: () => consumer.isRunning,
+        }),
+      ]),
+    ],
+  });
+  return { service, http, context };
 }
 
 /** The ids every log line about a consumed record carries; null where the record has none. */

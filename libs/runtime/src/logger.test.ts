@@ -1,7 +1,7 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildHandoff } from '@baton/protocol';
-import { REDACTED, createLogger, messageLogger, redactLogLine, redactPersonalData } from './logger.js';
+import { capturedLogger } from './captured-logger.test-helper.js';
+import { REDACTED, messageLogger, redactLogLine, redactPersonalData } from './logger.js';
 
 const CUSTOMER = { user_id: 'cust-42', name: 'Wile E. Coyote', contact_number: '+1-555-0100' };
 
@@ -13,17 +13,7 @@ const handoff = buildHandoff({
   },
 });
 
-/** A logger whose lines are kept, parsed. */
-function capture(): { logger: ReturnType<typeof createLogger>; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: createLogger('test', 'debug', destination), lines };
-}
+const capture = () => capturedLogger();
 
 async function flushed(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));

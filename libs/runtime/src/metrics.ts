@@ -32,7 +32,7 @@ export const METRIC_NAMES = {
   httpRequests: 'baton_http_requests_total',
   /** Counter {outcome}: dead letters the gateway replayed (replayed, failed). */
   replays: 'baton_replays_total',
-  /** Gauge {status}: tasks the tracker knows in each TaskStatus (seed 004's five, FAILED, EXPIRED). */
+  /** Gauge {status}: tasks the tracker knows in each TaskStatus (CREATE ... FINISH, FAILED, EXPIRED). */
   tasks: 'baton_tasks',
   /** Gauge {outcome}: the tracker's negotiated handoffs by outcome (OPEN, COMPLETED, FAILED, EXPIRED). */
   negotiations: 'baton_negotiations',

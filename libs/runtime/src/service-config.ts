@@ -1,11 +1,14 @@
 import { hostname } from 'node:os';
 import { BatonError } from '@baton/errors';
+import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire';
 import { DEFAULT_CONSUMER_TUNING, DEFAULT_TOPIC_PREFIX, isLegalTopicName, type ConsumerTuning } from '@baton/kafka';
 
 /** What every Baton service reads from its environment. */
 export interface ServiceConfig {
   kafkaBrokers: string[];
   schemaRegistryUrl: string;
+  /** The registry client's options: url, basic auth and CA, from registryOptionsFromEnv. */
+  schemaRegistry: SchemaRegistryOptions;
   topicPrefix: string;
   /** Partitions of the topics a service creates. */
   partitions: number;
@@ -79,6 +82,7 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
   return Object.freeze({
     kafkaBrokers,
     schemaRegistryUrl,
+    schemaRegistry: registryOptionsFromEnv(env, schemaRegistryUrl),
     topicPrefix,
     partitions: integerSetting(env, 'BATON_PARTITIONS', 6, 1, 10_000),
     replicationFactor: integerSetting(env, 'BATON_REPLICATION_FACTOR', 1, 1, 32),

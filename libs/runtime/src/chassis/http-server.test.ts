@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { BatonError, ERROR_CATALOGUE, ERROR_CODES } from '@baton/errors';
+import { capturedLogger } from '../captured-logger.test-helper.js';
+import { createServiceMetrics } from '../metrics.js';
+import { HttpServer } from './http-server.js';
+
+function server(ready = true) {
+  const { logger, lines } = capturedLogger('http-test');
+  const http = new HttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    isReady: () => ready,
+    metrics: createServiceMetrics({ service: 'http-test' }),
+    logger,
+  });
+  return { http, app: http.app, lines };
+}
+
+describe('the chassis HTTP server', () => {
+  it('answers health, readiness and metrics', async () => {
+    const { app } = server(false);
+    expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const readiness = await app.inject({ url: '/readyz' });
+    expect([readiness.statusCode, readiness.json()]).toEqual([503, { status: 'not ready' }]);
+    const metrics = await app.inject({ url: '/metrics' });
+    expect(metrics.headers['content-type']).toContain('text/plain');
+    expect(metrics.body).toContain('process_cpu_user_seconds_total');
+  });
+
+  it.each(ERROR_CODES)('answers a thrown %s with its catalogue status, in the one error shape', async (code) => {
+    const { app } = server();
+    app.get('/fail', async () => {
+      throw new BatonError(code, 'it failed', { path: '/field' });
+    });
+    const answer = await app.inject({ url: '/fail' });
+    expect(answer.statusCode).toBe(ERROR_CATALOGUE[code].httpStatus);
+    expect(answer.json()).toEqual({ error: { code, message: 'it failed', path: '/field' } });
+    expect(answer.headers['retry-after']).toBe(ERROR_CATALOGUE[code].httpStatus === 503 ? '5' : undefined);
+  });
+
+  it('answers a schema failure as REQUEST_INVALID with every issue', async () => {
+    const { app } = server();
+    app.post(
+      '/things',
+      { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+      async () => ({}),
+    );
+    const answer = await app.inject({ method: 'POST', url: '/things', payload: {} });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toMatchObject({ code: 'REQUEST_INVALID', path: '/body/name' });
+    expect(answer.json().error.issues).toHaveLength(1);
+  });
+
+  it('answers a body that is not JSON as REQUEST_INVALID', async () => {
+    const { app } = server();
+    app.post('/things', async () => ({}));
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error.code).toBe('REQUEST_INVALID');
+  });
+
+  it('answers an unknown route as ROUTE_NOT_FOUND', async () => {
+    const { app } = server();
+    const answer = await app.inject({ method: 'DELETE', url: '/nowhere' });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'no route DELETE /nowhere' } });
+  });
+
+  it('logs an unexpected error and answers 500 INTERNAL without its internals', async () => {
+    const { app, lines } = server();
+    app.get('/bug', async () => {
+      throw new TypeError('secret internals');
+    });
+    const answer = await app.inject({ url: '/bug' });
+    expect(answer.statusCode).toBe(500);
+    expect(answer.json()).toEqual({ error: { code: 'INTERNAL', message: 'unexpected error; see the service log' } });
+    expect(answer.body).not.toContain('secret');
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'error', event: 'http.unexpected_error', url: '/bug' }),
+    );
+  });
+
+  it('listens on start and tells its address, and stops listening on close', async () => {
+    const { http } = server();
+    await http.start();
+    const address = http.address();
+    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${address}/healthz`)).status).toBe(200);
+    await http.close();
+    await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,68 @@
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../logger.js';
+import type { Component } from './component.js';
+import { installErrorReplies } from './error-replies.js';
+
+export interface HttpServerOptions {
+  port: number;
+  host: string;
+  /** The service's readiness, answered by /readyz: see Service.isReady. */
+  isReady(): boolean;
+  /** What /metrics serves. */
+  metrics: Registry;
+  /** Routes log through `request.log`, bound to it. */
+  logger: Logger;
+  /** How route schemas validate requests (Fastify's defaults when unset). */
+  ajv?: FastifyServerOptions['ajv'];
+}
+
+/**
+ * The HTTP face of every service, as a component: /healthz (the process answers: liveness),
+ * /readyz (the service can take work: readiness), /metrics (Prometheus) and the one error shape
+ * (see installErrorReplies). A service adds its routes to `app` before starting; tests use
+ * `app.inject()` without listening.
+ */
+export class HttpServer implements Component {
+  readonly name = 'http';
+  readonly app: FastifyInstance;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.app = Fastify({
+      loggerInstance: options.logger as FastifyBaseLogger,
+      // Health probes and scrapes would fill the log; a service logs the requests that matter itself.
+      logController: new LogController({ disableRequestLogging: true }),
+      ...(options.ajv === undefined ? {} : { ajv: options.ajv }),
+    });
+    installErrorReplies(this.app, options.logger);
+    this.app.get('/healthz', async () => ({ status: 'ok' }));
+    this.app.get('/readyz', async (_request, reply) => {
+      const ready = options.isReady();
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
+    });
+    this.app.get('/metrics', async (_request, reply) =>
+      reply.header('content-type', options.metrics.contentType).send(await options.metrics.metrics()),
+    );
+  }
+
+  async start(): Promise<void> {
+    await this.app.listen({ port: this.options.port, host: this.options.host });
+  }
+
+  close(): Promise<void> {
+    return this.app.close();
+  }
+
+  /** Where the server listens, as a URL (services log it, npm start prints it). */
+  address(): string {
+    const address = this.app.server.address();
+    return typeof address === 'object' && address !== null
+      ? `http://${address.address}:${address.port}`
+      : String(address);
+  }
+}
