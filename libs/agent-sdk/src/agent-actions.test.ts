@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { topicNames, type OutputRecord } from '@baton/kafka';
 import { parseHandoff, type HandoffMessage, type Immutable, type LifecycleMessage } from '@baton/protocol';
 import { AgentActions, type AgentActionsContext, type RequestedHandoff } from './agent-actions.js';
-import { testCodecs, type TestCodecs } from './negotiation/codecs.test-helper.js';
+import { testCodecs, type TestCodecs } from './codecs.test-helper.js';
 
 const require = createRequire(import.meta.url);
 const incoming = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);

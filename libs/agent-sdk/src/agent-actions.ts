@@ -1,15 +1,8 @@
 import { BatonError } from '@baton/errors';
 import type { OutputRecord, TopicNames } from '@baton/kafka';
+import { openNegotiation, openingRecords, type NegotiationOpener } from '@baton/negotiation';
 import type { HandoffDataByType, HandoffInstructions, HandoffOutcomeKind, HandoffType } from '@baton/protocol';
-import {
-  handoffRecord,
-  openNegotiation,
-  openingRecords,
-  outcomeRecord,
-  type Handoff,
-  type HandoffServiceContext,
-  type NegotiationOpener,
-} from '@baton/runtime';
+import { handoffRecord, outcomeRecord, type Handoff, type HandoffServiceContext } from '@baton/runtime';
 import { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
 import { ledgerRecord } from './ledger-entry.js';
 
@@ -89,7 +82,7 @@ export class AgentActions {
   }
 
   /**
-   * Offers the task to one agent by negotiation (seed 001) instead of sending it: the receiver may
+   * Offers the task to one agent by negotiation instead of sending it: the receiver may
    * accept or reject, and the tracker runs the sender's side from here (sends the context to the
    * agent that accepts, applies timeouts and the failure_handling_strategy of the handoff). The
    * handoff `next` describes is the context offered; the receiver's handlers get it as it is once
@@ -221,6 +214,17 @@ export class AgentActions {
    */
   emit(record: OutputRecord): void {
     this.records.push(record);
+  }
+
+  /**
+   * Publishes a whole handoff message the handler built (with deriveHandoff, say) to the inbound
+   * topic, in the same transaction as the handled message, without counting it as this message's
+   * outcome: for reports and notifications beside the handler's own decision.
+   */
+  emitHandoff(message: Handoff): void {
+    this.records.push(
+      handoffRecord(this.context.codec, this.topics.inbound, message, { parentTraceparent: this.traceparent }),
+    );
   }
 
   /** Everything the handler asked for, plus the one outcome event of the handled message. */

@@ -19,8 +19,8 @@ export function pascalCase(id: string): string {
 }
 
 /**
- * The definition's card info with defaults: name = the id in PascalCase, domain `default` (seed
- * 004's default domain), skills = the handoff_types it has handlers for, TEXT in and out, version
+ * The definition's card info with defaults: name = the id in PascalCase, domain `default` (the
+ * registry's default domain), skills = the handoff_types it has handlers for, TEXT in and out, version
  * 1.0.0.
  */
 export function agentCardInfo(agent: Pick<AgentDefinition, 'id' | 'handlers' | 'card'>): AgentCardFields {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AgentMode } from '@baton/agent-registry';
-import type { HandoffType } from '@baton/protocol';
-import type { Handoff, HandoffServiceContext, Logger } from '@baton/runtime';
+import type { NegotiationOptions } from '@baton/negotiation';
+import type { HandoffOf, HandoffType } from '@baton/protocol';
+import type { Component, Handoff, HandoffServiceContext, Logger } from '@baton/runtime';
 import type { AgentActions } from './agent-actions.js';
 
 export interface HandlerContext {
@@ -11,17 +12,50 @@ export interface HandlerContext {
   attempt: number;
 }
 
-/** Decides what to do with one handoff; acts only through `act`. Throw to fail (retriable unless a non-retriable BatonError). */
-export type AgentHandler = (handoff: Handoff, act: AgentActions, context: HandlerContext) => void | Promise<void>;
+/**
+ * Decides what to do with one handoff of type `T`; acts only through `act`. Throw to fail
+ * (retriable unless a non-retriable BatonError). The handoff's `payload.data` is typed by `T`
+ * (`HandoffDataByType[T]`): the agent calls a handler with handoffs of its key's type only, each
+ * validated against that type's data schema when it was decoded. One handler for several keys
+ * takes their union, e.g. `AgentHandler<'APPROVAL_REQUEST' | 'ESCALATION'>`; `AgentHandler` alone
+ * takes a handoff of any type.
+ */
+export type AgentHandler<T extends HandoffType = HandoffType> = (
+  handoff: HandoffOf<T>,
+  act: AgentActions,
+  context: HandlerContext,
+) => void | Promise<void>;
+
+/** An agent's handlers by handoff_type, each typed by its key: `TASK_TRANSFER` gets a HandoffOf<'TASK_TRANSFER'>. */
+export type AgentHandlers = { [T in HandoffType]?: AgentHandler<T> };
 
 /**
- * What the agent tells the registry about itself (seed 004's AgentInfo). Every field is optional;
+ * The agent's handler for `handoff`, looked up by the handoff's own handoff_type, so that the
+ * handler of key T is only ever called with a HandoffOf<T>; undefined when the agent has none.
+ */
+export function handlerFor(handlers: AgentHandlers, handoff: Handoff): AgentHandler | undefined {
+  return handlerOfType(handlers, handoff.payload.handoff_type);
+}
+
+/**
+ * `handlers[type]`, typed by `type`. TypeScript cannot tie a key and a handoff together when both
+ * are the union HandoffType (a lookup by it types every handler as needing a handoff of all types
+ * at once), and accepts it for a generic T: with T = HandoffType the handler returned is typed to
+ * take a handoff of any type. That is true of it only when it is called with a handoff of the key's
+ * type, which handlerFor ensures by passing the handoff's own handoff_type.
+ */
+function handlerOfType<T extends HandoffType>(handlers: AgentHandlers, type: T): AgentHandler<T> | undefined {
+  return handlers[type];
+}
+
+/**
+ * What the agent tells the registry about itself (its agent card). Every field is optional;
  * see `agentCardInfo` for the defaults.
  */
 export interface AgentCardInfo {
   /** A display name, e.g. SalesAgent; default: the id in PascalCase (sales_agent → SalesAgent). */
   name?: string;
-  /** The area the agent belongs to, e.g. sales; default: `default`, as in seed 004. */
+  /** The area the agent belongs to, e.g. sales; default: `default`. */
   domain?: string;
   description?: string;
   /** What the agent can do, by name or with a description; default: the handoff_types it handles. */
@@ -34,37 +68,22 @@ export interface AgentCardInfo {
   version?: string;
 }
 
-/**
- * How the agent takes part in negotiated handoffs (seed 001). The environment overrides each field
- * it names, so an operator can change one instance's behaviour (drain it, say) without a release.
- */
-export interface NegotiationOptions {
-  /**
-   * Handoffs queued in the agent's inbox (its consumer group's lag) at which it rejects a
-   * HandoffRequest as overloaded; 0 rejects every one (a drain). BATON_AGENT_CAPACITY overrides it.
-   * @default unlimited
-   */
-  capacity?: number;
-  /** Seconds a HandoffAccept says the handoff will take. @default 5 */
-  estimatedHandoffSeconds?: number;
-  /**
-   * Bytes of JSON up to which `act.requestHandoff` sends the context in the message; a larger one
-   * is stored in the contexts topic and sent by reference. BATON_CONTEXT_INLINE_MAX_BYTES overrides it.
-   * @default 256 KiB
-   */
-  inlineMaxBytes?: number;
-}
-
 export interface AgentDefinition {
   /** The agent's id: the recipient_id others address, and the name of its inbox. */
   id: string;
-  handlers: Partial<Record<HandoffType, AgentHandler>>;
+  /** A handler per handoff_type the agent takes; a handoff of another type fails with NO_HANDLER. */
+  handlers: AgentHandlers;
   /** The agent's card in the registry (`<prefix>.agents`), published at start and on every heartbeat. */
   card?: AgentCardInfo;
   /** How the agent answers HandoffRequests and sends contexts; see NegotiationOptions for the defaults. */
   negotiation?: NegotiationOptions;
   /** HTTP routes the agent adds beside /healthz, /readyz and /metrics. */
   routes?(app: FastifyInstance, context: HandoffServiceContext): void;
+  /**
+   * What the agent holds while it runs besides its consumers (a store it reads, a producer of its
+   * own), in start order: started before its first handoff, closed after its last has committed.
+   */
+  components?(context: HandoffServiceContext): Component[];
   /**
    * Set when handlers read state that the agent's own earlier handoffs wrote (records it emits and
    * reads back, as the planner's workflow store does): a task's next handoff then waits until the

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   AgentHeartbeat,
   ensureAgentsTopic,
@@ -7,59 +6,60 @@ import {
   type RegistryConfig,
 } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
+import { loadNegotiationConfig } from '@baton/negotiation';
 import {
+  component,
   messageLogger,
   outcomeRecord,
+  type Component,
   type HandoffServiceContext,
   type HandoffServiceDefinition,
 } from '@baton/runtime';
 import { AgentActions } from './agent-actions.js';
 import { agentCard } from './agent-card.js';
-import type { AgentDefinition } from './agent-definition.js';
+import { handlerFor, type AgentDefinition } from './agent-definition.js';
 import { agentGroupId } from './agent-groups.js';
-import { AgentNegotiation } from './negotiation/agent-negotiation.js';
-import { loadNegotiationConfig } from './negotiation/negotiation-config.js';
+import { AgentNegotiation } from './agent-negotiation.js';
 
 /**
- * Registers the agent instance in `<prefix>.agents` once its HTTP app is ready (before its consumer
- * starts), heartbeats every `heartbeatIntervalMs`, and deregisters (a tombstone) when the app
- * closes, which the chassis does on a clean stop after the consumer has drained.
+ * The agent instance's card in `<prefix>.agents`: published at start (before its consumer starts),
+ * heartbeated every `heartbeatIntervalMs`, and deregistered (a tombstone) at close, which comes
+ * after the consumer has drained.
  */
-function registerInRegistry(
-  app: FastifyInstance,
+function registryHeartbeat(
   agent: AgentDefinition,
   context: HandoffServiceContext,
   registry: Readonly<RegistryConfig>,
   now: () => Date,
-): void {
+): Component {
   const { config, topics, kafka, logger } = context;
   let heartbeat: AgentHeartbeat | undefined;
-  app.addHook('onReady', async () => {
-    await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
-      numPartitions: config.partitions,
-      replicationFactor: config.replicationFactor,
-    });
-    heartbeat = new AgentHeartbeat({
-      topic: topics.agents,
-      card: agentCard(agent, {
-        instanceId: config.instanceId,
-        startedAt: now(),
-        heartbeatIntervalMs: registry.heartbeatIntervalMs,
-      }),
-      sink: kafkaRegistrySink(kafka),
-      logger,
-      now,
-    });
-    await heartbeat.start();
-  });
-  app.addHook('onClose', async () => {
-    await heartbeat?.stop();
+  return component('registry-heartbeat', {
+    start: async () => {
+      await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
+        numPartitions: config.partitions,
+        replicationFactor: config.replicationFactor,
+      });
+      heartbeat = new AgentHeartbeat({
+        topic: topics.agents,
+        card: agentCard(agent, {
+          instanceId: config.instanceId,
+          startedAt: now(),
+          heartbeatIntervalMs: registry.heartbeatIntervalMs,
+        }),
+        sink: kafkaRegistrySink(kafka),
+        logger,
+        now,
+      });
+      await heartbeat.start();
+    },
+    close: async () => heartbeat?.stop(),
   });
 }
 
 /**
  * An agent as a handoff service: consumes its inbox, runs the handler of each handoff_type, keeps
- * its card in the agent registry while it runs (see registerInRegistry), and takes part in
+ * its card in the agent registry while it runs (see registryHeartbeat), and takes part in
  * negotiated handoffs through its control topic (see AgentNegotiation).
  */
 export function agentService(
@@ -80,7 +80,7 @@ export function agentService(
       readsOwnOutputs: agent.readsOwnOutputs,
       resolve: negotiation.resolveInbox(context),
       async handle(handoff, { record, attempt }) {
-        const handler = agent.handlers[handoff.payload.handoff_type];
+        const handler = handlerFor(agent.handlers, handoff);
         if (handler === undefined) {
           throw new BatonError('NO_HANDLER', `${agent.id} has no handler for ${handoff.payload.handoff_type}`, {
             details: { stage: 'handle' },
@@ -103,11 +103,13 @@ export function agentService(
               }),
             ],
     }),
-    registerRoutes(app, context) {
-      agent.routes?.(app, context);
-      registerInRegistry(app, agent, context, registry, now);
-      // After registerInRegistry: its onReady creates the registry topic the negotiation reads.
-      negotiation.register(app, context);
-    },
+    registerRoutes: agent.routes,
+    // The heartbeat first: it creates the registry topic the negotiation reads.
+    components: (context) => [
+      registryHeartbeat(agent, context, registry, now),
+      ...negotiation.components(context),
+      ...(agent.components?.(context) ?? []),
+    ],
+    consumers: (context) => [negotiation.controlConsumer(context)],
   };
 }

@@ -39,24 +39,6 @@ export { nameBasedUuid, BATON_ID_NAMESPACE } from './builders/name-based-id.js';
 export { validateLifecycleMessage, parseLifecycleMessage } from './validation/validate-lifecycle.js';
 export { loadLifecycleSchemas, payloadSchemaFile, type LifecycleSchemas } from './validation/lifecycle-schema-files.js';
 export { contextTransferMode, type ContextTransferMode } from './lifecycle/context-transfer.js';
-export {
-  HANDOFF_SIDES,
-  SENDER_STATES,
-  RECEIVER_STATES,
-  HANDOFF_EVENTS,
-  TERMINAL_STATES,
-  transition,
-  isTerminal,
-  receivedEvent,
-  type HandoffSide,
-  type SenderState,
-  type ReceiverState,
-  type HandoffState,
-  type StateOf,
-  type HandoffEvent,
-  type IllegalTransition,
-  type TransitionResult,
-} from './lifecycle/handoff-state-machine.js';
 export { parseStagedContext, type StagedContext, type HandoffTerms } from './lifecycle/staged-context.js';
 export { isoDurationMs } from './handoff/iso-duration.js';
 export type { TaskEvent } from './events/task-event.js';

@@ -1,8 +1,8 @@
 /**
  * Who owns each task: the fold of the events topic (outcome events, lifecycle messages, staged
- * contexts) into seed 004's TaskStatus, the owner, the timeline, parents and children, and each
- * negotiated handoff's state; and what the tracker must do about an open negotiation. Shared by
- * services/tracker and the gateway's task view.
+ * contexts) into each task's status, the owner, the timeline, parents and children, and each
+ * negotiated handoff's state. Shared by services/tracker and the gateway's task view. A negotiation's
+ * own fold (NegotiationFold) and what the tracker must do about it (dutyOf) are @baton/negotiation's.
  */
 export {
   TaskBook,
@@ -18,15 +18,3 @@ export {
   type TimelineEntry,
   type Transition,
 } from './task-book.js';
-export {
-  NEGOTIATION_ERRORS,
-  NEGOTIATION_OUTCOMES,
-  NegotiationFold,
-  nextCandidate,
-  type CandidateSource,
-  type HandoffAttempt,
-  type Negotiation,
-  type NegotiationOutcome,
-  type RefusedMessage,
-} from './negotiation.js';
-export { dutyOf, type Duty, type NegotiationSettings } from './negotiation-duty.js';

@@ -1,3 +1,10 @@
+import {
+  NEGOTIATION_OUTCOMES,
+  NegotiationFold,
+  type Negotiation,
+  type NegotiationOutcome,
+  type RefusedMessage,
+} from '@baton/negotiation';
 import type {
   HandoffOutcome,
   HandoffOutcomeKind,
@@ -6,18 +13,11 @@ import type {
   StagedContext,
   TaskEvent,
 } from '@baton/protocol';
-import {
-  NEGOTIATION_OUTCOMES,
-  NegotiationFold,
-  type Negotiation,
-  type NegotiationOutcome,
-  type RefusedMessage,
-} from './negotiation.js';
 import { StringPool } from './string-pool.js';
 
 /**
- * Seed 004's TaskStatus, in its order (CREATE 0 ... FINISH 4), then the two ends a negotiated
- * handoff adds where seed 004 has no word: FAILED (every option of the failure_handling_strategy
+ * The task statuses, in their order (CREATE 0 ... FINISH 4), then the two ends a negotiated
+ * handoff adds: FAILED (every option of the failure_handling_strategy
  * used up) and EXPIRED (expiration_time passed before a receiver took the task).
  */
 export const TASK_STATUSES = ['CREATE', 'EXECUTING', 'WAITING', 'BREAK', 'FINISH', 'FAILED', 'EXPIRED'] as const;

@@ -29,7 +29,7 @@ export interface HandoffDraft<T extends HandoffType = HandoffType> {
 /** The workflow_state of a task's first handoff when the sender names none. */
 export const INITIAL_WORKFLOW_STATE = 'INITIAL_REQUEST';
 
-/** ISO 8601 in UTC with milliseconds, the timestamp form seed 000 prescribes. */
+/** ISO 8601 in UTC with milliseconds, the timestamp form the protocol prescribes. */
 export function isoTimestamp(date: Date): string {
   return date.toISOString();
 }

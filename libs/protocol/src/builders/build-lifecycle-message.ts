@@ -15,7 +15,7 @@ export interface LifecycleDraft<T extends LifecycleMessageType> {
 }
 
 /**
- * Builds a validated, immutable lifecycle message of seed 001 with message_id (UUID v4), timestamp
+ * Builds a validated, immutable lifecycle message of a negotiated handoff with message_id (UUID v4), timestamp
  * and protocol_version filled. Throws HandoffValidationError when the result breaks the schemas,
  * e.g. a reply without correlation_id or a payload copy that differs from the envelope.
  */

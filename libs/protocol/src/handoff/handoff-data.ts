@@ -73,7 +73,15 @@ export interface ApprovalRequestData {
   customer_info?: CustomerInfo;
 }
 
-/** `payload.data`'s type for each handoff type, mirroring schemas/json/data/. */
+/**
+ * `payload.data`'s type for each handoff type, mirroring schemas/json/data/<type>_data.schema.json
+ * field for field (a schema and its interface change together). These static types are honest
+ * because validation enforces them at run time: every handoff a service reads is decoded through
+ * parseHandoff (the handoff codec, the inbox claim check), which checks `payload.data` against the
+ * schema of its own handoff_type and refuses the message otherwise, so the `data` a handler gets
+ * has the shape its type names. A message of a newer minor version may carry extra fields, which
+ * these types do not name; they are kept, and never read.
+ */
 export interface HandoffDataByType {
   TASK_TRANSFER: TaskTransferData;
   REQUEST_INFORMATION: RequestInformationData;
@@ -84,7 +92,13 @@ export interface HandoffDataByType {
   APPROVAL_REQUEST: ApprovalRequestData;
 }
 
-/** A payload whose `data` type follows from `handoff_type`, so a switch on it narrows `data`. */
-export type HandoffPayload = {
-  [K in HandoffType]: { handoff_type: K; data: HandoffDataByType[K] };
-}[HandoffType];
+/**
+ * The payload of a handoff of type `T`: one member per type, each pairing `handoff_type` with its
+ * data, so for a union of types a check of `handoff_type` narrows `data`.
+ */
+export type HandoffPayloadOf<T extends HandoffType> = {
+  [K in T]: { handoff_type: K; data: HandoffDataByType[K] };
+}[T];
+
+/** A payload of any type, discriminated by `handoff_type`: a switch on it narrows `data`. */
+export type HandoffPayload = HandoffPayloadOf<HandoffType>;

@@ -1,5 +1,5 @@
-import type { HandoffPayload, JsonObject, JsonValue } from './handoff-data.js';
-import type { Priority } from './handoff-type.js';
+import type { HandoffPayloadOf, JsonObject, JsonValue } from './handoff-data.js';
+import type { HandoffType, Priority } from './handoff-type.js';
 
 export interface HandoffMetadata {
   /** UUID; the idempotency key: a message with a seen id takes effect once. */
@@ -16,10 +16,10 @@ export interface HandoffMetadata {
   priority: Priority;
   /** ISO 8601 date-time after which the message must not be processed. */
   expiration_time?: string;
-  /** Sender's signature over the message (seed 001); verification is the receiver's policy. */
+  /** Sender's signature over the message; verification is the receiver's policy. */
   signature?: string;
   /**
-   * The tasks this message's task was split from (seed 003: a planner's subtasks name their
+   * The tasks this message's task was split from (a planner's subtasks name their
    * parent). A child task has its own task_id; absent on a task without a parent.
    */
   parent_task_ids?: string[];
@@ -62,11 +62,12 @@ export interface HandoffInstructions {
   failure_handling_strategy?: FailureHandlingStrategy;
 }
 
-/** The standard handoff message of seed 000. */
-export interface HandoffMessage {
+/** The standard handoff message: metadata, context, payload, instructions. */
+export interface HandoffMessage<T extends HandoffType = HandoffType> {
   metadata: HandoffMetadata;
   context: HandoffContext;
-  payload: HandoffPayload;
+  /** For a union of types `T`, a union of payloads: a check of `payload.handoff_type` narrows `payload.data`. */
+  payload: HandoffPayloadOf<T>;
   instructions: HandoffInstructions;
 }
 
@@ -76,3 +77,10 @@ export type Immutable<T> = T extends (infer U)[]
   : T extends object
     ? { readonly [K in keyof T]: Immutable<T[K]> }
     : T;
+
+/**
+ * A decoded handoff of type `T` (or of any type in the union `T`) as a handler reads it: validated,
+ * so `payload.data` has the shape of `HandoffDataByType[T]` (see there), and read-only. `HandoffOf`
+ * alone, of any type, is the runtime's `Handoff`.
+ */
+export type HandoffOf<T extends HandoffType = HandoffType> = Immutable<HandoffMessage<T>>;

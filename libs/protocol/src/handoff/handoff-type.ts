@@ -1,4 +1,4 @@
-/** The seven handoff types of seed 000; each has its own `payload.data` schema. */
+/** The seven handoff types of the protocol; each has its own `payload.data` schema. */
 export const HANDOFF_TYPES = [
   'TASK_TRANSFER',
   'REQUEST_INFORMATION',

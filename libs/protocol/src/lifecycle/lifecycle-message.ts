@@ -1,7 +1,7 @@
 import type { JsonObject } from '../handoff/handoff-data.js';
 import type { Priority } from '../handoff/handoff-type.js';
 
-/** The message types of seed 001's negotiated handoff ("control transfer"). */
+/** The message types of the negotiated handoff ("control transfer"). */
 export const LIFECYCLE_MESSAGE_TYPES = [
   'HandoffRequest',
   'HandoffAccept',
@@ -16,8 +16,8 @@ export const LIFECYCLE_MESSAGE_TYPES = [
 export type LifecycleMessageType = (typeof LIFECYCLE_MESSAGE_TYPES)[number];
 
 /**
- * Seed 001 section IV lists task_id (and, in replies, correlation_id) inside each payload, while its
- * Python sends them in the envelope only. The envelope's are required and authoritative; a payload
+ * The protocol lists task_id (and, in replies, correlation_id) inside each payload, while senders
+ * often put them in the envelope only. The envelope's are required and authoritative; a payload
  * may repeat them, and validation refuses a copy that differs (FIELD_MISMATCH).
  */
 interface EnvelopeCopies {
@@ -50,9 +50,9 @@ export interface HandoffRejectPayload extends ReplyCopies {
   alternative_agent_suggestions?: string[];
 }
 
-/** Seed 001's context_data: everything the receiver needs to take the task over. */
+/** The context_data of a TaskContextTransfer: everything the receiver needs to take the task over. */
 export interface TaskContextData {
-  /** Version of the task's context structure, as the seed recommends. */
+  /** Version of the task's context structure, as the protocol recommends. */
   schema_version?: string;
   task_description?: string;
   current_status?: string;
@@ -115,7 +115,7 @@ export interface LifecyclePayloadByType {
   Heartbeat: HeartbeatPayload;
 }
 
-/** Seed 001's common message structure, with the payload that `message_type` implies. */
+/** The lifecycle messages' common structure, with the payload that `message_type` implies. */
 export type LifecycleMessage<T extends LifecycleMessageType = LifecycleMessageType> = {
   [K in T]: {
     message_id: string;

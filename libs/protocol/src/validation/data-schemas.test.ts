@@ -30,7 +30,7 @@ describe('the data schema of each handoff type', () => {
     ]);
   });
 
-  it('REQUEST_INFORMATION refuses fields the seed does not define', () => {
+  it('REQUEST_INFORMATION refuses fields the protocol does not define', () => {
     const message = example('request-information');
     message.payload.data.requested_by = 'someone';
     expect(validateHandoff(message)).toEqual([

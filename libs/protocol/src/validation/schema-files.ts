@@ -11,7 +11,7 @@ function load(file: string): JsonSchema {
   return require(`@baton/schemas/json/${file}`) as JsonSchema;
 }
 
-/** The file of a handoff type's data schema, as seed 000 names them: `escalation_data.schema.json`. */
+/** The file of a handoff type's data schema, named by the protocol's convention: `escalation_data.schema.json`. */
 export function dataSchemaFile(type: HandoffType): string {
   return `data/${type.toLowerCase()}_data.schema.json`;
 }

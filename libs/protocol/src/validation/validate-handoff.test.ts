@@ -8,12 +8,12 @@ const fixture = (name: string): Record<string, any> =>
   structuredClone(require(`@baton/schemas/fixtures/${name}`)) as Record<string, any>;
 
 describe('validateHandoff', () => {
-  it('accepts both of seed 000 escalation examples', () => {
+  it('accepts both reference escalation examples', () => {
     expect(validateHandoff(fixture('seed-000-escalation-full.json'))).toEqual([]);
     expect(validateHandoff(fixture('seed-000-escalation-valid.json'))).toEqual([]);
   });
 
-  it('rejects the seed invalid example with the path to customer_info.name', () => {
+  it('rejects the invalid reference example with the path to customer_info.name', () => {
     expect(validateHandoff(fixture('seed-000-escalation-invalid.json'))).toEqual([
       {
         code: 'FIELD_REQUIRED',
@@ -64,7 +64,7 @@ describe('validateHandoff', () => {
     ]);
   });
 
-  it('reads retry_count with the minimum the seed meant', () => {
+  it('reads retry_count with the minimum the protocol meant', () => {
     const message = fixture('seed-000-escalation-valid.json');
     message.instructions.failure_handling_strategy = { retry_count: -1 };
     expect(validateHandoff(message)).toEqual([

@@ -86,7 +86,7 @@ describe('validateLifecycleMessage', () => {
     expect(validateLifecycleMessage(message).map((issue) => issue.path)).toEqual(['/correlation_id']);
   });
 
-  it('accepts any non-empty correlation_id, as the seeds use ids like flow-xyz-123', () => {
+  it('accepts any non-empty correlation_id, as real senders use ids like flow-xyz-123', () => {
     const message = example('handoff-complete');
     message.correlation_id = 'flow-xyz-123';
     message.payload.correlation_id = 'flow-xyz-123';
@@ -106,7 +106,7 @@ describe('validateLifecycleMessage', () => {
     expect(validateLifecycleMessage(error)).toEqual([]);
   });
 
-  it("accepts the seed's Python form: task_id and correlation_id in the envelope only", () => {
+  it('accepts the common form: task_id and correlation_id in the envelope only', () => {
     for (const name of ['handoff-request', 'handoff-accept', 'handoff-reject', 'task-context-transfer']) {
       const message = example(name);
       delete message.payload.task_id;
@@ -219,7 +219,7 @@ describe('validateLifecycleMessage', () => {
       ]);
     });
 
-    it("keeps context_data open for the task's own fields but types the seed's", () => {
+    it("keeps context_data open for the task's own fields but types the protocol's", () => {
       const message = example('task-context-transfer');
       message.payload.context_data.anything = { nested: [1, 2] };
       expect(validateLifecycleMessage(message)).toEqual([]);

@@ -92,7 +92,7 @@ function mismatchIssues(message: Record<string, unknown>, found: readonly Valida
 }
 
 /**
- * Every way `value` breaks seed 001's lifecycle protocol: the envelope, the payload of its
+ * Every way `value` breaks the lifecycle protocol of negotiated handoffs: the envelope, the payload of its
  * message_type, and the agreement of repeated fields. An empty list means valid. Protocol versions
  * are read as for handoff messages: another major is refused alone, a newer minor's unknown
  * fields are accepted.

@@ -1,19 +1,18 @@
 import type { ErrorCode } from '@baton/errors';
-import type { Immutable } from '../handoff/handoff-message.js';
-import type { LifecycleMessage } from './lifecycle-message.js';
+import type { Immutable, LifecycleMessage } from '@baton/protocol';
 
 /**
- * Seed 001's handoff state machine (section V), for the two sides of one handoff of one task.
+ * The handoff state machine of negotiated handoffs, for the two sides of one handoff of one task.
  * Each side keeps its own state and moves only by the transitions below; everything else is
  * refused, so a late, duplicated or out-of-order message cannot move a handoff backwards.
  *
- * Readings of the seed's table, which lists one trigger per row and sometimes reuses the trigger
+ * Readings of the protocol's state table, which lists one trigger per row and sometimes reuses the trigger
  * that led into a state as the one that leads out of it:
  * - Idle → HandoffRequested on RequestReceived; HandoffRequested → AwaitingDecision on
- *   EvaluationStarted (the seed's "receiving the HandoffRequest" again: here, taking it up).
+ *   EvaluationStarted (the table's "receiving the HandoffRequest" again: here, taking it up).
  * - A receiver's decision states are left when the message is sent: HandoffAccepted on AcceptSent,
  *   HandoffRejected on RejectSent (to Idle: the task was never the receiver's), ContextTransferred
- *   on CompleteSent. HandoffCompleted is then left by what the seed's remark says each side does:
+ *   on CompleteSent. HandoffCompleted is then left by what the table's remark says each side does:
  *   the receiver starts the task (StartTask → Active), the sender releases it (ReleaseTask →
  *   TaskFinished).
  * - "Idle / TaskFailed / Retry" after a rejection or failure are the sender's choice: Reset (it
@@ -21,7 +20,7 @@ import type { LifecycleMessage } from './lifecycle-message.js';
  *   The receiver only has Reset.
  * - "Any stage's error or timeout → HandoffFailed": Error from every state in which a handoff is
  *   under way and not yet decided (not Idle, HandoffRejected, HandoffFailed, HandoffCompleted or a
- *   terminal state); Timeout only where the seed names it, the states that wait for the other side.
+ *   terminal state); Timeout only where the table names it, the states that wait for the other side.
  */
 
 export const HANDOFF_SIDES = ['sender', 'receiver'] as const;
@@ -166,7 +165,7 @@ export function isTerminal(state: HandoffState): boolean {
 /**
  * The event a received lifecycle message is for `side`'s machine, or undefined when the message
  * does not move it (status updates, heartbeats, warnings, messages only the other side receives).
- * A HandoffComplete with FAILURE and a CRITICAL ErrorNotification are the seed's errors "at any
+ * A HandoffComplete with FAILURE and a CRITICAL ErrorNotification are the protocol's errors "at any
  * stage".
  */
 export function receivedEvent(

@@ -1,7 +1,8 @@
 import { BatonError } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord, StoredContextRef } from '@baton/kafka';
-import { CONTEXT_CONTENT_TYPE, handoffHeaders, type Handoff } from '@baton/runtime';
-import { handoffOfContext, type ContextSource } from './handoff-context.js';
+import type { HandoffMessage, Immutable } from '@baton/protocol';
+import { CONTEXT_CONTENT_TYPE } from './context-offer.js';
+import { handoffOfContext, type ContextSource } from './context-takeover.js';
 
 /** Marks an inbox record whose value is the context_ref (JSON) of a stored context holding the handoff. */
 export const CLAIM_CHECK_HEADER = 'baton.claim-check';
@@ -15,21 +16,17 @@ export const INBOX_RECORD_MAX_BYTES = 1_000_000; // ~976 KiB
 
 /**
  * An inbox record naming a stored context whose handoff the agent is to process: what a context
- * too large for one record takes over as. Its headers are the handoff's own, so tools and logs see
- * the handoff's ids without fetching it.
+ * too large for one record takes over as, in place of `handoffRecord`, the handoff's own record.
+ * It keeps that record's topic, key and headers, so tools and logs see the handoff's ids without
+ * fetching it.
  */
-export function claimCheckRecord(
-  topic: string,
-  handoff: Handoff,
-  ref: StoredContextRef,
-  parentTraceparent: string | undefined,
-): OutputRecord {
+export function claimCheckRecord(handoffRecord: OutputRecord, ref: StoredContextRef): OutputRecord {
   return {
-    topic,
-    key: handoff.metadata.task_id,
+    topic: handoffRecord.topic,
+    key: handoffRecord.key,
     value: Buffer.from(JSON.stringify(ref)),
     headers: {
-      ...handoffHeaders(handoff, parentTraceparent),
+      ...handoffRecord.headers,
       'content-type': CONTEXT_CONTENT_TYPE,
       [CLAIM_CHECK_HEADER]: CLAIM_CHECK_CONTEXT_REF,
     },
@@ -41,7 +38,10 @@ export function claimCheckRecord(
  * Fails like handoffOfContext (CONTEXT_* codes, VALIDATION_FAILED), or with CONTEXT_REF_INVALID when
  * the record's value is not a reference.
  */
-export async function resolveClaimCheck(record: ConsumedRecord, store: ContextSource): Promise<Handoff | undefined> {
+export async function resolveClaimCheck(
+  record: ConsumedRecord,
+  store: ContextSource,
+): Promise<Immutable<HandoffMessage> | undefined> {
   if (record.headers[CLAIM_CHECK_HEADER] === undefined) return undefined;
   let ref: StoredContextRef | undefined;
   try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dutyOf, NEGOTIATION_ERRORS, type Negotiation } from '@baton/negotiation';
 import {
   buildLifecycleMessage,
   nameBasedUuid,
@@ -10,7 +11,7 @@ import {
   type StagedContext,
   type TaskEvent,
 } from '@baton/protocol';
-import { dutyOf, NEGOTIATION_ERRORS, TaskBook, type Negotiation } from './index.js';
+import { TaskBook } from './index.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const settings = { acceptTimeoutMs: 5_000, contextAckTimeoutMs: 3_000 };

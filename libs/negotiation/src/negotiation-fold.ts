@@ -1,18 +1,20 @@
+import type {
+  HandoffRequestPayload,
+  HandoffTerms,
+  Immutable,
+  LifecycleMessage,
+  StagedContext,
+  TaskContextTransferPayload,
+} from '@baton/protocol';
 import {
   transition,
   type HandoffEvent,
-  type HandoffRequestPayload,
   type HandoffSide,
-  type HandoffTerms,
   type IllegalTransition,
-  type Immutable,
-  type LifecycleMessage,
   type ReceiverState,
   type SenderState,
-  type StagedContext,
   type StateOf,
-  type TaskContextTransferPayload,
-} from '@baton/protocol';
+} from './handoff-state-machine.js';
 
 /** Why a receiver was asked: the sender's choice, or a step of the failure_handling_strategy. */
 export type CandidateSource = 'target' | 'retry' | 'escalate_to' | 'fallback_action' | 'suggestion';

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import type { LifecycleMessage } from '@baton/protocol';
 import {
   HANDOFF_EVENTS,
   RECEIVER_STATES,
@@ -12,9 +13,8 @@ import {
   type HandoffState,
   type StateOf,
 } from './handoff-state-machine.js';
-import type { LifecycleMessage } from './lifecycle-message.js';
 
-// Written from seed 001's section V table (see the reading notes in handoff-state-machine.ts), not
+// Written from the protocol's state table (see the reading notes in handoff-state-machine.ts), not
 // from the implementation: every legal move with its next state. Every other pair is illegal.
 const SENDER_STATES_EXPECTED = [
   'Idle',
@@ -110,7 +110,7 @@ const SIDES = {
   receiver: { states: RECEIVER_STATES_EXPECTED, table: RECEIVER_TABLE },
 } as const;
 
-/** Every (side, state, event) with the seed's next state, or undefined where the move is illegal. */
+/** Every (side, state, event) with the table's next state, or undefined where the move is illegal. */
 function matrix(side: HandoffSide): [string, string, string | undefined][] {
   const { states, table } = SIDES[side];
   return states.flatMap((state) =>
@@ -136,7 +136,7 @@ function run<S extends HandoffSide>(side: S, events: HandoffEvent[], from = 'Idl
 }
 
 describe('the handoff state machine', () => {
-  it('has exactly the states and events of the seed', () => {
+  it('has exactly the states and events of the table', () => {
     expect([...SENDER_STATES]).toEqual(SENDER_STATES_EXPECTED);
     expect([...RECEIVER_STATES]).toEqual(RECEIVER_STATES_EXPECTED);
     expect([...HANDOFF_EVENTS]).toEqual(EVENTS_EXPECTED);

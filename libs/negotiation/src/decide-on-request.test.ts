@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRegistryView, type AgentRegistration } from '@baton/agent-registry';
 import { buildLifecycleMessage } from '@baton/protocol';
 import {
   decideOnRequest,
   isAgentOfType,
-  liveAgentCards,
   refusalOf,
   type CapabilityCard,
   type RequestCircumstances,
@@ -104,39 +102,6 @@ describe('decideOnRequest', () => {
       decision: 'reject',
       reason: 'overloaded: 0 handoffs queued, capacity 0',
       alternative_agent_suggestions: ['NetworkExpert', 'alpha_expert', 'zeta_expert'],
-    });
-  });
-});
-
-describe('liveAgentCards', () => {
-  const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-  const registered = (agentId: string, instanceId: string, heartbeatMs: number): AgentRegistration => ({
-    card: {
-      agent_id: agentId,
-      name: agentId.toUpperCase(),
-      domain: 'default',
-      skills: [{ name: 'NetworkExpert' }],
-      input_modes: ['TEXT'],
-      output_modes: ['TEXT'],
-      version: '1.0.0',
-      instance_id: instanceId,
-      started_at: new Date(T0).toISOString(),
-      heartbeat_interval_ms: 1_000,
-    },
-    last_heartbeat_at: new Date(T0 + heartbeatMs).toISOString(),
-  });
-
-  it('gives the cards of live instances only, so a rejection never suggests an agent that is gone', () => {
-    const view = new AgentRegistryView();
-    view.apply('live_expert/a', registered('live_expert', 'a', 10_000));
-    view.apply('live_expert/b', registered('live_expert', 'b', 0));
-    view.apply('stale_expert/a', registered('stale_expert', 'a', 0));
-    view.apply('gone_expert/a', registered('gone_expert', 'a', 10_000));
-    view.apply('gone_expert/a', null);
-    const cards = liveAgentCards(view, new Date(T0 + 10_500));
-    expect(cards.map((live) => live.agent_id)).toEqual(['live_expert']);
-    expect(decideOnRequest(request('NetworkExpert'), circumstances({ capacity: 0, liveAgents: cards }))).toMatchObject({
-      alternative_agent_suggestions: ['live_expert'],
     });
   });
 });

@@ -1,5 +1,5 @@
 import { isoDurationMs } from '@baton/protocol';
-import { nextCandidate, type CandidateSource, type HandoffAttempt, type Negotiation } from './negotiation.js';
+import { nextCandidate, type CandidateSource, type HandoffAttempt, type Negotiation } from './negotiation-fold.js';
 
 /** The tracker's deadlines for one attempt. */
 export interface NegotiationSettings {

@@ -9,12 +9,19 @@ import {
   type Immutable,
   type LifecycleMessage,
 } from '@baton/protocol';
-import { handoffContextData, lifecycleRecord, type ContextSink } from '@baton/runtime';
-import { testCodecs, type TestCodecs } from './codecs.test-helper.js';
+import {
+  createHandoffCodec,
+  createLifecycleCodec,
+  memorySchemaRegistry,
+  type HandoffCodec,
+  type LifecycleCodec,
+} from '@baton/wire';
+import { handoffContextData, type ContextSink } from './context-offer.js';
+import type { ContextSource } from './context-takeover.js';
 import { controlProcessor, type ControlProcessorOptions } from './control-processor.js';
 import type { CapabilityCard } from './decide-on-request.js';
-import type { ContextSource } from './handoff-context.js';
 import { CLAIM_CHECK_HEADER, resolveClaimCheck } from './inbox-claim-check.js';
+import { lifecycleRecord } from './lifecycle-record.js';
 
 /** A reference to `bytes` as if stored in partition 0 of the contexts topic. */
 const storedRef = (bytes: Buffer) => ({
@@ -39,9 +46,12 @@ const card: CapabilityCard = {
   skills: [{ name: 'NetworkExpert' }],
 };
 
-let codecs: TestCodecs;
+/** The real codecs, over a registry held in memory. */
+let codecs: { codec: HandoffCodec; lifecycleCodec: LifecycleCodec };
 beforeAll(async () => {
-  codecs = await testCodecs();
+  const registry = memorySchemaRegistry();
+  const [codec, lifecycleCodec] = await Promise.all([createHandoffCodec(registry), createLifecycleCodec(registry)]);
+  codecs = { codec, lifecycleCodec };
 });
 
 /** A context store whose get answers `get`, and which records what is put in it. */
@@ -63,12 +73,24 @@ function store(get: ContextSource['get'] = () => Promise.reject(new Error('no co
 }
 const noStore = store().contexts;
 
+/** The agent's inbox record of a handoff, as its own outputs write one: the encoded handoff, its ids in the headers. */
+const inboxRecord: ControlProcessorOptions['inboxRecord'] = (message, parentTraceparent) => ({
+  topic: topics.agentInbox(AGENT),
+  key: message.metadata.task_id,
+  value: codecs.codec.encode(message),
+  headers: {
+    ce_id: message.metadata.message_id,
+    ce_type: message.payload.handoff_type,
+    ...(parentTraceparent === undefined ? {} : { traceparent: parentTraceparent }),
+  },
+});
+
 function processorWith(options: Partial<ControlProcessorOptions> = {}) {
   return controlProcessor({
     agentId: AGENT,
     card,
     config: { capacity: Number.POSITIVE_INFINITY, estimatedHandoffSeconds: 5 },
-    codec: codecs.codec,
+    inboxRecord,
     lifecycleCodec: codecs.lifecycleCodec,
     topics,
     queued: () => Promise.reject(new Error('the lag should not be read at unlimited capacity')),

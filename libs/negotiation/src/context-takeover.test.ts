@@ -1,36 +1,14 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { BatonError, hasErrorCode } from '@baton/errors';
-import type { StoredContextRef } from '@baton/kafka';
+import { hasErrorCode, type BatonError } from '@baton/errors';
 import { parseHandoff, type HandoffMessage } from '@baton/protocol';
-import { contextTransferPayload, handoffContextData, type ContextSink } from '@baton/runtime';
-import { handoffOfContext, type ContextSource } from './handoff-context.js';
+import { contextTransferPayload, handoffContextData } from './context-offer.js';
+import { handoffOfContext } from './context-takeover.js';
+import { memoryContextStore } from './memory-context-store.test-helper.js';
 
 const require = createRequire(import.meta.url);
 const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
 const TASK = handoff.metadata.task_id;
-
-/** A context store in memory: put keeps the bytes under a made-up uri, get gives them back. */
-function memoryStore(): ContextSink & ContextSource & { puts: { key: string; contentType: string; bytes: Buffer }[] } {
-  const stored = new Map<string, Buffer>();
-  const puts: { key: string; contentType: string; bytes: Buffer }[] = [];
-  return {
-    puts,
-    async put(bytes, options) {
-      const uri = `kafka://baton.contexts/0/${puts.length}`;
-      puts.push({ ...options, bytes });
-      stored.set(uri, bytes);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      return { uri, sha256, size_bytes: bytes.length, content_type: options.contentType };
-    },
-    async get(ref: StoredContextRef) {
-      const bytes = stored.get(ref.uri);
-      if (bytes === undefined) throw new BatonError('CONTEXT_NOT_FOUND', `nothing at ${ref.uri}`);
-      return bytes;
-    },
-  };
-}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -42,11 +20,11 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('handoffOfContext', () => {
   it('reads the handoff of a context sent by value', async () => {
     const payload = { context_data: handoffContextData(handoff, 'x') };
-    expect(await handoffOfContext(payload, TASK, memoryStore())).toEqual(handoff);
+    expect(await handoffOfContext(payload, TASK, memoryContextStore())).toEqual(handoff);
   });
 
   it('fetches a context sent by reference, then reads its handoff', async () => {
-    const store = memoryStore();
+    const store = memoryContextStore();
     const payload = await contextTransferPayload(handoffContextData(handoff, 'x'), {
       taskId: TASK,
       inlineMaxBytes: 0,
@@ -62,7 +40,7 @@ describe('handoffOfContext', () => {
       size_bytes: 2,
       content_type: 'application/json',
     };
-    const error = await rejection(handoffOfContext({ context_ref: ref }, TASK, memoryStore()));
+    const error = await rejection(handoffOfContext({ context_ref: ref }, TASK, memoryContextStore()));
     expect(hasErrorCode(error, 'CONTEXT_NOT_FOUND')).toBe(true);
   });
 
@@ -75,14 +53,14 @@ describe('handoffOfContext', () => {
       '/context_data/handoff/metadata/task_id',
     ],
   ])('refuses a context with %s as VALIDATION_FAILED, which is not retried', async (_case, payload, path) => {
-    const error = await rejection(handoffOfContext(payload, TASK, memoryStore()));
+    const error = await rejection(handoffOfContext(payload, TASK, memoryContextStore()));
     expect(hasErrorCode(error, 'VALIDATION_FAILED')).toBe(true);
     expect((error as BatonError).retriable).toBe(false);
     if (path !== undefined) expect((error as BatonError).path).toBe(path);
   });
 
   it('refuses stored bytes that are not JSON, or not JSON at all by their content type', async () => {
-    const store = memoryStore();
+    const store = memoryContextStore();
     const ref = await store.put(Buffer.from('{not json'), { key: TASK, contentType: 'application/json' });
     expect(
       hasErrorCode(await rejection(handoffOfContext({ context_ref: ref }, TASK, store)), 'VALIDATION_FAILED'),

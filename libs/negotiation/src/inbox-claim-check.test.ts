@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { hasErrorCode } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord } from '@baton/kafka';
 import { parseHandoff, type HandoffMessage } from '@baton/protocol';
-import { handoffContextData } from '@baton/runtime';
-import type { ContextSource } from './handoff-context.js';
+import { handoffContextData } from './context-offer.js';
+import type { ContextSource } from './context-takeover.js';
 import { CLAIM_CHECK_HEADER, claimCheckRecord, resolveClaimCheck } from './inbox-claim-check.js';
 
 const require = createRequire(import.meta.url);
@@ -17,6 +17,13 @@ const ref = {
   content_type: 'application/json',
 };
 const store: ContextSource = { get: async () => bytes };
+/** The handoff's own inbox record (its value aside), which the claim check takes the place of. */
+const handoffRecord: OutputRecord = {
+  topic: 't.agent.a.inbox',
+  key: handoff.metadata.task_id,
+  value: Buffer.alloc(0),
+  headers: { ce_id: handoff.metadata.message_id, ce_subject: handoff.metadata.task_id, 'content-type': 'avro' },
+};
 
 const consumed = (record: OutputRecord): ConsumedRecord => ({
   ...record,
@@ -28,10 +35,11 @@ const consumed = (record: OutputRecord): ConsumedRecord => ({
 
 describe('inbox claim checks', () => {
   it('carry the handoff’s CloudEvents headers and the reference, and resolve to the handoff', async () => {
-    const record = claimCheckRecord('t.agent.a.inbox', handoff, ref, undefined);
-    expect(record.headers).toMatchObject({
-      ce_id: handoff.metadata.message_id,
-      ce_subject: handoff.metadata.task_id,
+    const record = claimCheckRecord(handoffRecord, ref);
+    expect(record).toMatchObject({ topic: 't.agent.a.inbox', key: handoff.metadata.task_id });
+    expect(record.headers).toEqual({
+      ...handoffRecord.headers,
+      'content-type': 'application/json',
       [CLAIM_CHECK_HEADER]: 'context_ref',
     });
     expect(await resolveClaimCheck(consumed(record), store)).toEqual(handoff);
@@ -43,7 +51,7 @@ describe('inbox claim checks', () => {
   });
 
   it('refuse a value that is not a reference as CONTEXT_REF_INVALID', async () => {
-    const record = { ...claimCheckRecord('t', handoff, ref, undefined), value: Buffer.from('nope') };
+    const record = { ...claimCheckRecord(handoffRecord, ref), value: Buffer.from('nope') };
     const error = await resolveClaimCheck(consumed(record), store).catch((thrown: unknown) => thrown);
     expect(hasErrorCode(error, 'CONTEXT_REF_INVALID')).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { BatonError } from '@baton/errors';
 import type { StoredContextRef } from '@baton/kafka';
-import { parseHandoff, type Immutable, type TaskContextTransferPayload } from '@baton/protocol';
-import { CONTEXT_CONTENT_TYPE, type Handoff } from '@baton/runtime';
+import { parseHandoff, type HandoffMessage, type Immutable, type TaskContextTransferPayload } from '@baton/protocol';
+import { CONTEXT_CONTENT_TYPE } from './context-offer.js';
 
 /** Fetches a context a TaskContextTransfer names by reference, checked against the reference. */
 export interface ContextSource {
@@ -22,7 +22,7 @@ export async function handoffOfContext(
   payload: Immutable<TaskContextTransferPayload>,
   taskId: string | undefined,
   store: ContextSource,
-): Promise<Handoff> {
+): Promise<Immutable<HandoffMessage>> {
   let contextData: unknown;
   if (payload.context_ref === undefined) {
     contextData = payload.context_data;

@@ -2,17 +2,21 @@ import { BatonError, isBatonError } from '@baton/errors';
 import type { ConsumedRecord, MessageProcessor, OutputRecord, TopicNames } from '@baton/kafka';
 import {
   buildLifecycleMessage,
+  type HandoffMessage,
   type HandoffRequest,
   type Immutable,
   type LifecycleMessage,
   type TaskContextTransfer,
 } from '@baton/protocol';
-import { CONTEXT_CONTENT_TYPE, handoffRecord, lifecycleRecord, type ContextSink, type Handoff } from '@baton/runtime';
-import type { HandoffCodec, LifecycleCodec } from '@baton/wire';
+import type { LifecycleCodec } from '@baton/wire';
+import { CONTEXT_CONTENT_TYPE, type ContextSink } from './context-offer.js';
+import { handoffOfContext, type ContextSource } from './context-takeover.js';
 import { decideOnRequest, refusalOf, type CapabilityCard } from './decide-on-request.js';
-import { handoffOfContext, type ContextSource } from './handoff-context.js';
 import { INBOX_RECORD_MAX_BYTES, claimCheckRecord } from './inbox-claim-check.js';
+import { lifecycleRecord } from './lifecycle-record.js';
 import type { NegotiationConfig } from './negotiation-config.js';
+
+type Handoff = Immutable<HandoffMessage>;
 
 export type ControlMessage = Immutable<LifecycleMessage>;
 
@@ -21,7 +25,11 @@ export interface ControlProcessorOptions {
   /** The agent's own card, matched against a request's desired_agent_type. */
   card: CapabilityCard;
   config: Pick<NegotiationConfig, 'capacity' | 'estimatedHandoffSeconds'>;
-  codec: HandoffCodec;
+  /**
+   * A handoff as a record of the agent's inbox, as the agent's own outputs write one, continuing
+   * the trace of the transfer's record (the runtime's handoffRecord, to the inbox topic).
+   */
+  inboxRecord(handoff: Handoff, parentTraceparent: string | undefined): OutputRecord;
   lifecycleCodec: LifecycleCodec;
   topics: TopicNames;
   /** Handoffs waiting in the agent's inbox; read only when its capacity is limited. */
@@ -135,8 +143,7 @@ export function controlProcessor(options: ControlProcessorOptions): MessageProce
     handoff: Handoff,
     parentTraceparent: string | undefined,
   ): Promise<OutputRecord> {
-    const inbox = topics.agentInbox(agentId);
-    const record = handoffRecord(options.codec, inbox, handoff, { parentTraceparent });
+    const record = options.inboxRecord(handoff, parentTraceparent);
     if (record.value.length <= INBOX_RECORD_MAX_BYTES) return record;
     const { context_ref: ref, context_data: data } = transfer.payload;
     const stored =
@@ -145,7 +152,7 @@ export function controlProcessor(options: ControlProcessorOptions): MessageProce
         key: handoff.metadata.task_id,
         contentType: CONTEXT_CONTENT_TYPE,
       }));
-    return claimCheckRecord(inbox, handoff, { ...stored }, parentTraceparent);
+    return claimCheckRecord(record, { ...stored });
   }
 
   return {

@@ -1,10 +1,15 @@
-import type { AgentCard, AgentRegistryView } from '@baton/agent-registry';
 import type { HandoffRequest, Immutable } from '@baton/protocol';
 
-/** What a HandoffRequest's desired_agent_type is matched against: an agent's id and its card. */
-export type CapabilityCard = Pick<AgentCard, 'agent_id' | 'name' | 'domain'> & {
+/**
+ * What a HandoffRequest's desired_agent_type is matched against: an agent's id and the names on its
+ * card in the agent registry.
+ */
+export interface CapabilityCard {
+  agent_id: string;
+  name: string;
+  domain: string;
   skills: readonly { readonly name: string }[];
-};
+}
 
 export interface RequestCircumstances {
   /** The receiving agent's own card. */
@@ -19,13 +24,6 @@ export interface RequestCircumstances {
 
 export type RequestDecision =
   { decision: 'accept' } | { decision: 'reject'; reason: string; alternative_agent_suggestions: string[] };
-
-/** The cards of the instances live at `now`: the agents a rejection may suggest. */
-export function liveAgentCards(view: Pick<AgentRegistryView, 'agents'>, now: Date): CapabilityCard[] {
-  return view
-    .agents(now)
-    .flatMap((agent) => agent.instances.filter((instance) => instance.live).map(({ card }) => card));
-}
 
 /**
  * Whether `card` is an agent of `desiredType`: its id, name, domain or one of its skills names it,

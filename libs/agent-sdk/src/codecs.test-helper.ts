@@ -3,12 +3,10 @@ import {
   createLifecycleCodec,
   createOutcomeCodec,
   createStagedContextCodec,
-  parseAvroSchema,
-  type AvroRecordSchema,
+  memorySchemaRegistry,
   type HandoffCodec,
   type LifecycleCodec,
   type OutcomeCodec,
-  type SchemaRegistryClient,
   type StagedContextCodec,
 } from '@baton/wire';
 
@@ -21,11 +19,7 @@ export interface TestCodecs {
 }
 
 export async function testCodecs(): Promise<TestCodecs> {
-  const schemas: AvroRecordSchema[] = [];
-  const registry = {
-    register: async (schema: AvroRecordSchema) => schemas.push(schema),
-    avroType: async (id: number) => parseAvroSchema(schemas[id - 1] as AvroRecordSchema),
-  } as unknown as SchemaRegistryClient;
+  const registry = memorySchemaRegistry();
   const [codec, outcomeCodec, lifecycleCodec, stagedCodec] = await Promise.all([
     createHandoffCodec(registry),
     createOutcomeCodec(registry),

@@ -1,0 +1,192 @@
+import { AgentRegistryReader, AgentRegistryView, type RegistryConfig } from '@baton/agent-registry';
+import { BatonError } from '@baton/errors';
+import { compileValidators } from '@baton/protocol';
+import { ContextStore, ExactlyOnceConsumer, createTopics, type ConsumedRecord, type PartitionLag } from '@baton/kafka';
+import {
+  controlProcessor,
+  controlTopicCreator,
+  resolveClaimCheck,
+  type CapabilityCard,
+  type ControlMessage,
+  type NegotiationConfig,
+} from '@baton/negotiation';
+import { component, handoffRecord, type Component, type Handoff, type HandoffServiceContext } from '@baton/runtime';
+import type { AgentActionsContext } from './agent-actions.js';
+import { agentCardInfo } from './agent-card.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { agentGroupId, controlGroupId } from './agent-groups.js';
+
+/**
+ * Handoffs waiting in an inbox, from its group's lag in offsets. Every writer of an inbox (the
+ * router, a receiver taking a context over, a replay) writes one record per partition per
+ * transaction, so each waiting handoff takes two offsets, itself and its commit marker, and the
+ * marker of the last one processed leaves one offset behind the committed position: a partition
+ * lagging n offsets holds floor(n / 2) handoffs. Counting offsets instead would call an idle
+ * partition busy.
+ */
+export function queuedHandoffs(lag: readonly PartitionLag[]): number {
+  return lag.reduce((sum, partition) => sum + Math.floor(partition.lag / 2), 0);
+}
+
+/** The cards of the instances live at `now`: the agents a rejection may suggest. */
+export function liveAgentCards(view: Pick<AgentRegistryView, 'agents'>, now: Date): CapabilityCard[] {
+  return view
+    .agents(now)
+    .flatMap((agent) => agent.instances.filter((instance) => instance.live).map(({ card }) => card));
+}
+
+/**
+ * An agent process's part in negotiated handoffs, wiring @baton/negotiation's parts into the
+ * service chassis. As a sender, its handlers' requests
+ * store large contexts in the contexts topic and write to receivers' control topics. As a receiver,
+ * it consumes its own control topic, with an exactly-once consumer of its own beside the inbox's:
+ * it answers HandoffRequests from its card, its inbox's lag and the registry's live agents, and
+ * takes transferred contexts over into its inbox.
+ */
+export class AgentNegotiation {
+  private store: ContextStore | undefined;
+  private controlTopics: ((agentId: string) => Promise<void>) | undefined;
+  private reader: AgentRegistryReader | undefined;
+  private readonly view: AgentRegistryView;
+
+  constructor(
+    private readonly agent: AgentDefinition,
+    private readonly config: Readonly<NegotiationConfig>,
+    registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>,
+    private readonly now: () => Date,
+  ) {
+    this.view = new AgentRegistryView({ livenessWindowMs: registry.livenessWindowMs });
+  }
+
+  /** What the agent's actions need for requestHandoff, besides the service's codecs and topics. */
+  senderContext(
+    context: HandoffServiceContext,
+  ): Pick<AgentActionsContext, 'contexts' | 'inlineMaxBytes' | 'ensureControlTopic'> {
+    return {
+      contexts: this.storeOf(context),
+      inlineMaxBytes: this.config.inlineMaxBytes,
+      ensureControlTopic: (agentId) => this.ensureControlTopic(context, agentId),
+    };
+  }
+
+  /** Reads an inbox record that names a stored context rather than holding the handoff: a claim check. */
+  resolveInbox(context: HandoffServiceContext): (record: ConsumedRecord) => Promise<Handoff | undefined> {
+    return (record) => resolveClaimCheck(record, this.storeOf(context));
+  }
+
+  /**
+   * What the negotiation holds besides its consumer, in start order: the contexts topic and the
+   * agent's control topic, the registry reader a rejection's suggestions come from, and the context
+   * store (closed last, after both consumers have drained: their work in progress uses it).
+   */
+  components(context: HandoffServiceContext): Component[] {
+    const { config, topics } = context;
+    const reader = this.readerOf(context);
+    return [
+      component('context-store', { close: async () => this.store?.close() }),
+      component('negotiation-topics', {
+        start: async () => {
+          // Now rather than on the first request or transfer, which would wait for it.
+          compileValidators(['lifecycle', 'staged-context']);
+          await createTopics(config.kafkaBrokers, [
+            { topic: topics.contexts, numPartitions: config.partitions, replicationFactor: config.replicationFactor },
+          ]);
+          await this.ensureControlTopic(context, this.agent.id);
+        },
+      }),
+      component('negotiation-registry-reader', { start: () => reader.start(), close: () => reader.stop() }),
+    ];
+  }
+
+  /** The exactly-once consumer of the agent's control topic: HandoffRequests and transferred contexts. */
+  controlConsumer(context: HandoffServiceContext): Component {
+    const { config, topics, kafka, logger } = context;
+    const agentId = this.agent.id;
+    const control = topics.agentControl(agentId);
+    const consumer = new ExactlyOnceConsumer<ControlMessage>({
+      kafka,
+      groupId: controlGroupId(topics, agentId),
+      topic: control,
+      instanceId: config.instanceId,
+      defaultRetryLimit: config.defaultRetryLimit,
+      tuning: config.consumerTuning,
+      processor: controlProcessor({
+        agentId,
+        card: agentCardInfo(this.agent),
+        config: this.config,
+        inboxRecord: (handoff, parentTraceparent) =>
+          handoffRecord(context.codec, topics.agentInbox(agentId), handoff, { parentTraceparent }),
+        lifecycleCodec: context.lifecycleCodec,
+        topics,
+        queued: async () => queuedHandoffs(await readLag(context)),
+        liveAgents: async () => {
+          await refreshRegistry(this.readerOf(context));
+          return liveAgentCards(this.view, this.now());
+        },
+        contexts: this.storeOf(context),
+        now: this.now,
+      }),
+      observer: context.consumerObserver,
+    });
+    return component('control-consumer', {
+      start: async () => {
+        await consumer.start();
+        logger.info(
+          { event: 'negotiation.started', source: control, group: controlGroupId(topics, agentId) },
+          'control topic consumed',
+        );
+      },
+      close: () => consumer.close(),
+      isReady: () => consumer.isRunning,
+    });
+  }
+
+  /** The registry as of the last refresh: read only for a rejection's suggestions. */
+  private readerOf({ config, topics, kafka, logger }: HandoffServiceContext): AgentRegistryReader {
+    this.reader ??= new AgentRegistryReader({
+      kafka,
+      topic: topics.agents,
+      groupId: `${agentGroupId(topics, this.agent.id)}.registry.${config.instanceId}`,
+      view: this.view,
+      logger,
+      // Not live: following every instance's heartbeats (each instance's every 5 s) woke every
+      // agent several times a second.
+      live: false,
+    });
+    return this.reader;
+  }
+
+  /** One store per process, for both sides: contexts put by its requests, fetched for its transfers. */
+  private storeOf(context: HandoffServiceContext): ContextStore {
+    this.store ??= new ContextStore({ kafka: context.kafka, topic: context.topics.contexts });
+    return this.store;
+  }
+
+  /** Creates `agentId`'s control topic unless this process has: its own, or a receiver's it asks. */
+  private ensureControlTopic(context: HandoffServiceContext, agentId: string): Promise<void> {
+    const { config, topics } = context;
+    this.controlTopics ??= controlTopicCreator({
+      brokers: config.kafkaBrokers,
+      topics,
+      numPartitions: config.partitions,
+      replicationFactor: config.replicationFactor,
+    });
+    return this.controlTopics(agentId);
+  }
+}
+
+async function refreshRegistry(reader: AgentRegistryReader): Promise<void> {
+  try {
+    await reader.refresh();
+  } catch (cause) {
+    throw new BatonError('KAFKA_UNAVAILABLE', 'the agent registry could not be read', { cause });
+  }
+}
+
+async function readLag(context: HandoffServiceContext): Promise<PartitionLag[]> {
+  try {
+    return await context.sourceLag();
+  } catch (cause) {
+    throw new BatonError('KAFKA_UNAVAILABLE', 'the lag of the agent’s inbox could not be read', { cause });
+  }
+}
