@@ -1,17 +1,17 @@
 import { BatonError } from '@baton/errors';
 
-/** The modalities an agent takes and gives, as seed 004 names them. */
+/** The modalities an agent takes and gives. */
 export const AGENT_MODES = ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];
 
-/** One thing an agent can do (seed 004's AgentSkill: skill_id and capability). */
+/** One thing an agent can do: a skill's name and what it does. */
 export interface AgentSkill {
   name: string;
   description?: string;
 }
 
 /**
- * What a running agent instance tells the registry about itself (seed 004's AgentInfo, plus the
+ * What a running agent instance tells the registry about itself (id, name, domain, skills, modes, version, plus the
  * instance and its heartbeat interval). The agent-level fields come from the agent's definition.
  */
 export interface AgentCard {

@@ -1,4 +1,4 @@
-import { createProducer, type Kafka } from '@baton/kafka';
+import { RecordProducer, type KafkaClient } from '@baton/kafka';
 import { deregistrationRecord, registrationRecord, type AgentCard } from './agent-card.js';
 import type { RegistryLogger } from './registry-logger.js';
 
@@ -20,22 +20,13 @@ export interface RegistrySink {
  * An idempotent producer of its own, outside every transaction: a heartbeat never waits for a
  * handler or a commit, and a handler never waits for a heartbeat.
  */
-export function kafkaRegistrySink(kafka: Kafka): RegistrySink {
-  const producer = createProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
-  let connected: Promise<void> | undefined;
+export function kafkaRegistrySink(kafka: KafkaClient): RegistrySink {
+  const producer = new RecordProducer(kafka);
   return {
     async send(record) {
-      connected ??= producer.connect();
-      await connected;
-      await producer.send({
-        topic: record.topic,
-        acks: -1,
-        messages: [{ key: record.key, value: record.value, headers: record.headers }],
-      });
+      await producer.send([record]);
     },
-    async close() {
-      if (connected) await producer.disconnect();
-    },
+    close: () => producer.disconnect(),
   };
 }
 

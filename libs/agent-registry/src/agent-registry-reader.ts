@@ -1,10 +1,10 @@
-import { TopicReader, type Kafka } from '@baton/kafka';
+import { TopicReader, type KafkaClient } from '@baton/kafka';
 import { parseAgentRegistration, parseRegistrationKey, type AgentRegistration } from './agent-card.js';
 import type { AgentRegistryView } from './agent-registry-view.js';
 import type { RegistryLogger } from './registry-logger.js';
 
 export interface AgentRegistryReaderOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   /** The registry topic, `<prefix>.agents`; it must exist (see ensureAgentsTopic). */
   topic: string;
   /** A group of this process's own, which never commits: each process reads every partition. */

@@ -7,6 +7,7 @@ import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import { patchPausedConsumerSleep } from './kafkajs-fixes/paused-consumer-sleep.js';
+import { KafkaClient, kafkajsClient } from './kafka-client.js';
 import {
   sinkLogCreator,
   toKafkajsLogLevel,
@@ -32,20 +33,24 @@ export interface CreateKafkaOptions {
   logSink?: KafkaLogSink;
 }
 
-export function createKafka(options: CreateKafkaOptions): Kafka {
-  return new Kafka({
-    brokers: options.brokers,
-    clientId: options.clientId,
-    logLevel: toKafkajsLogLevel(options.logLevel ?? 'warn'),
-    logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr, toKafkajsLogLevel(options.logLevel ?? 'warn')),
-  });
+/** A client of the cluster at `brokers`, with kafkajs's logs going to `logSink`. */
+export function createKafka(options: CreateKafkaOptions): KafkaClient {
+  return new KafkaClient(
+    new Kafka({
+      brokers: options.brokers,
+      clientId: options.clientId,
+      logLevel: toKafkajsLogLevel(options.logLevel ?? 'warn'),
+      logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr, toKafkajsLogLevel(options.logLevel ?? 'warn')),
+    }),
+  );
 }
 
 /**
- * A producer that partitions keyed records with murmur2, as the Java client does, so a key lands
- * on the same partition whichever client wrote it. Naming the partitioner also silences the
- * warning kafkajs 2 logs when it is left to its default.
+ * A kafkajs producer that partitions keyed records with murmur2, as the Java client does, so a key
+ * lands on the same partition whichever client wrote it. Naming the partitioner also silences the
+ * warning kafkajs 2 logs when it is left to its default. For this lib's internals; others use
+ * RecordProducer or TransactionalSender.
  */
-export function createProducer(kafka: Kafka, config: ProducerConfig = {}): Producer {
-  return kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, ...config });
+export function kafkajsProducer(client: KafkaClient, config: ProducerConfig = {}): Producer {
+  return kafkajsClient(client).producer({ createPartitioner: Partitioners.DefaultPartitioner, ...config });
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatonError } from '@baton/errors';
 import { createKafka } from './create-kafka.js';
+import { kafkajsClient } from './kafka-client.js';
 import { deadLetterTopic, processedIdsTopic } from './topics/topic-names.js';
 
 export interface TopicSpec {
@@ -43,6 +44,14 @@ export function consumerTopicSpecs(topic: string, options: ConsumerTopicsOptions
   ];
 }
 
+/** A topic that keeps the latest record of each key: the changelog of a state a service reads back. */
+export function compactedTopicSpec(
+  topic: string,
+  sizing: { numPartitions: number; replicationFactor: number },
+): TopicSpec {
+  return { topic, ...sizing, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] };
+}
+
 /** How long topics get to have a leader for every partition. */
 const TOPIC_READY_TIMEOUT_MS = 30_000;
 
@@ -54,7 +63,7 @@ const TOPIC_READY_TIMEOUT_MS = 30_000;
  * Resolves false when every topic already existed.
  */
 export async function createTopics(brokers: string[], topics: TopicSpec[]): Promise<boolean> {
-  const admin = createKafka({ brokers, clientId: 'baton-create-topics' }).admin();
+  const admin = kafkajsClient(createKafka({ brokers, clientId: 'baton-create-topics' })).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());

@@ -1,6 +1,10 @@
-export { createKafka, createProducer, type CreateKafkaOptions } from './create-kafka.js';
+export { createKafka, type CreateKafkaOptions } from './create-kafka.js';
+// Baton's own handle on the cluster: kafkajs and its types stay inside this lib.
+export { KafkaClient } from './kafka-client.js';
+export { RecordProducer, type ProducerRecord, type ProducedBatch } from './record-producer.js';
 export {
   createTopics,
+  compactedTopicSpec,
   consumerTopicSpecs,
   DEFAULT_DEDUPE_RETENTION_MS,
   type ConsumerTopicsOptions,
@@ -21,7 +25,7 @@ export {
   DEFAULT_TOPIC_PREFIX,
   type TopicNames,
 } from './topics/topic-names.js';
-export { readHeaders, type RecordHeaders } from './headers/record-headers.js';
+export { readHeaders, type ClientHeaders, type RecordHeaders } from './headers/record-headers.js';
 export {
   cloudEventHeaders,
   readCloudEvent,
@@ -53,18 +57,16 @@ export {
   consumerTuning,
   type ConsumerTuning,
 } from './consumer/consumer-tuning.js';
-// The client's types, so services can hold a client without importing kafkajs themselves.
-export type { Kafka, Producer, Consumer, Admin } from 'kafkajs';
 export { fetchEndOffsets } from './topics/end-offsets.js';
+export { fetchTopicPartitions } from './topics/topic-partitions.js';
 export {
   consumerLag,
-  fetchConsumerLag,
   ConsumerLagReader,
   type CommittedOffset,
   type PartitionLag,
   type PartitionWatermarks,
 } from './topics/consumer-lag.js';
-export { TopicReader, type TopicReaderOptions } from './reading/topic-reader.js';
+export { TopicReader, READER_STOP_GRACE_MS, type TopicReaderOptions } from './reading/topic-reader.js';
 export { LONG_POLL_MAX_WAIT_MS, QUIET_TOPIC_MAX_WAIT_MS } from './reading/long-poll.js';
 export { readerGroupId, READER_HEARTBEAT_INTERVAL_MS } from './reading/reader-group.js';
 export {
@@ -74,6 +76,8 @@ export {
   type GroupMember,
 } from './admin/consumer-groups.js';
 export { deleteTopics } from './admin/delete-topics.js';
+export { TopicLister } from './admin/topic-lister.js';
+export { warmUpCoordinators } from './admin/warm-up.js';
 export { TransactionalSender, type SentRecord } from './transactional-sender.js';
 export { ContextStore, type ContextStoreOptions, type PutContextOptions } from './context-store/context-store.js';
 export { CONTEXT_HEADERS } from './context-store/chunk-headers.js';

@@ -67,4 +67,38 @@ describe('sinkLogCreator', () => {
     log(entry('Connection error: connect ECONNREFUSED'));
     expect(seen.map((record) => record.msg)).toEqual(['Connection error: connect ECONNREFUSED']);
   });
+
+  test("keeps the broker's answers about topics not ready yet out of error logs, not other answers", () => {
+    const seen: KafkaLogRecord[] = [];
+    const log = sinkLogCreator((record) => seen.push(record))(logLevel.WARN);
+    const answer = (message: string, error: string) => ({
+      namespace: 'Connection',
+      level: logLevel.ERROR,
+      label: 'ERROR',
+      log: { timestamp: '2026-11-24T00:00:00.000Z', message, error },
+    });
+    log(answer('Response Metadata(key: 3, version: 6)', 'This server does not host this topic-partition'));
+    log(answer('Response ListOffsets(key: 2, version: 3)', 'This server is not the leader for that topic-partition'));
+    log(answer('Response CreateTopics(key: 19, version: 3)', 'Topic creation errors'));
+    log({
+      ...answer('Failed to send messages: This server is not the leader for that topic-partition', ''),
+      namespace: 'Producer',
+    });
+    log({
+      ...answer('Failed to send messages: The coordinator is not aware of this member', ''),
+      namespace: 'Producer',
+    });
+    log(
+      answer('Response Produce(key: 0, version: 7)', 'The request included a message larger than the max message size'),
+    );
+    log({
+      ...answer('Crash: KafkaJSNumberOfRetriesExceeded', 'This server does not host this topic-partition'),
+      namespace: 'Consumer',
+    });
+    expect(seen.map((record) => record.msg)).toEqual([
+      'Failed to send messages: The coordinator is not aware of this member',
+      'Response Produce(key: 0, version: 7)',
+      'Crash: KafkaJSNumberOfRetriesExceeded',
+    ]);
+  });
 });

@@ -1,9 +1,10 @@
-import { Partitioners, type Admin, type Kafka, type Producer, type RecordMetadata } from 'kafkajs';
+import { Partitioners, type Admin, type Producer, type RecordMetadata } from 'kafkajs';
 import { BatonError } from '@baton/errors';
-import type { OutputRecord } from './consumer/consumed-record.js';
 import { MAX_REQUEST_BYTES, produceRequests } from './consumer/produce-requests.js';
 import { LazyConnection } from './context-store/lazy-connection.js';
-import { createProducer } from './create-kafka.js';
+import { kafkajsProducer } from './create-kafka.js';
+import { kafkajsClient, type KafkaClient } from './kafka-client.js';
+import type { ProducerRecord } from './record-producer.js';
 
 export interface SentRecord {
   topic: string;
@@ -12,7 +13,7 @@ export interface SentRecord {
 }
 
 interface QueuedSend {
-  records: OutputRecord[];
+  records: ProducerRecord[];
   resolve(sent: SentRecord[]): void;
   reject(error: BatonError): void;
 }
@@ -36,7 +37,8 @@ function isRefusedRecord(error: unknown): boolean {
  * an earlier process that used the same id. Sends that arrive while a transaction is under way are
  * committed together in the next one (group commit), each send still all or nothing: a burst costs
  * one transaction and a few produce requests, not one each. A group the broker refuses for one
- * send's record is sent again one send per transaction, so only that send fails.
+ * send's record is sent again one send per transaction, so only that send fails. A record with a
+ * null value is a tombstone, which removes its key from a compacted topic.
  */
 export class TransactionalSender {
   private readonly producer: Producer;
@@ -52,19 +54,30 @@ export class TransactionalSender {
   /** kafkajs allows one open transaction per producer. */
   private sending: Promise<void> | undefined;
 
-  constructor(kafka: Kafka, transactionalId: string) {
-    this.producer = createProducer(kafka, {
+  constructor(kafka: KafkaClient, transactionalId: string) {
+    this.producer = kafkajsProducer(kafka, {
       transactionalId,
       idempotent: true,
       maxInFlightRequests: 1,
       retry: { initialRetryTime: 5, maxRetryTime: 1_000, retries: 10 },
     });
     this.connection = new LazyConnection(this.producer);
-    this.admin = kafka.admin();
+    this.admin = kafkajsClient(kafka).admin();
     this.adminConnection = new LazyConnection(this.admin);
   }
 
-  send(records: OutputRecord[]): Promise<SentRecord[]> {
+  /**
+   * Connects now rather than at the first send: the transactional id is initialised, which fences
+   * an earlier process that used it and aborts the transaction it left open (whose records hold
+   * read-committed readers of its partitions back until then). A failed connect is tried again by
+   * the next send.
+   */
+  async connect(): Promise<void> {
+    this.used = true;
+    await this.connection.ensure();
+  }
+
+  send(records: ProducerRecord[]): Promise<SentRecord[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ records, resolve, reject });
       this.next();
@@ -107,7 +120,7 @@ export class TransactionalSender {
     }
   }
 
-  private async transact(records: OutputRecord[]): Promise<SentRecord[]> {
+  private async transact(records: ProducerRecord[]): Promise<SentRecord[]> {
     // A connection that failed is tried again by the next send: an outage must not outlive itself.
     this.used = true;
     await this.connection.ensure();
@@ -129,7 +142,7 @@ export class TransactionalSender {
   }
 
   /** Each record with its partition: its own, else the one the key hashes to, as the producer would choose. */
-  private async place(records: OutputRecord[]): Promise<(OutputRecord & { partition: number })[]> {
+  private async place(records: ProducerRecord[]): Promise<(ProducerRecord & { partition: number })[]> {
     const counts = new Map<string, number>();
     for (const topic of new Set(records.map((record) => record.topic))) {
       counts.set(topic, await this.partitionCount(topic));
@@ -168,8 +181,10 @@ export class TransactionalSender {
     return count;
   }
 
+  /** Disconnects once every send queued before has been sent (or failed). */
   async close(): Promise<void> {
-    await this.sending;
+    // Each group sent starts the next one queued.
+    while (this.sending !== undefined) await this.sending;
     if (this.used) await Promise.all([this.producer.disconnect(), this.admin.disconnect()]);
   }
 }
@@ -179,7 +194,7 @@ function countMessages(topicMessages: { messages: unknown[] }[]): number {
 }
 
 /** Within one request, a partition's records sit at consecutive offsets from the batch's base offset. */
-function offsetsOf(records: (OutputRecord & { partition: number })[], metadata: RecordMetadata[]): SentRecord[] {
+function offsetsOf(records: (ProducerRecord & { partition: number })[], metadata: RecordMetadata[]): SentRecord[] {
   const next = new Map<string, bigint>();
   for (const entry of metadata) next.set(`${entry.topicName}:${entry.partition}`, BigInt(entry.baseOffset ?? '-1'));
   return records.map((record) => {

@@ -5,10 +5,12 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let installed = false;
 
 /**
- * Runs `cleanup` if this process exits, or is told to stop by a signal, before the returned
- * function is called. Node runs no asynchronous work at that point, so `cleanup` must be
- * synchronous: kill a child, remove a directory. Cleanups run last-registered first, so a process
- * is killed before the directory it writes to is removed.
+ * Runs `cleanup` if this process exits, or is told to stop by a signal that nothing else handles,
+ * before the returned function is called. Node runs no asynchronous work at that point, so
+ * `cleanup` must be synchronous: kill a child, remove a directory. Cleanups run last-registered
+ * first, so a process is killed before the directory it writes to is removed. When another
+ * listener handles the signal (npm start, a test runner), it stops things in its own order (the
+ * services before the broker they drain into) and the cleanups run only if it exits first.
  */
 export function onProcessExit(cleanup: Cleanup): () => void {
   install();
@@ -35,13 +37,13 @@ function install(): void {
   process.on('exit', runCleanups);
   for (const signal of SIGNALS) {
     const onSignal = (): void => {
+      // Someone else handles the signal and exits when done; the exit runs what is left.
+      if (process.listenerCount(signal) > 1) return;
       runCleanups();
-      // A listener replaces Node's default of dying from the signal. When nobody else (a test
-      // runner, a service's shutdown) listens, die from it as if we had not been here.
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal);
-        process.kill(process.pid, signal);
-      }
+      // A listener replaces Node's default of dying from the signal. As nobody else listens, die
+      // from it as if we had not been here.
+      process.removeListener(signal, onSignal);
+      process.kill(process.pid, signal);
     };
     process.on(signal, onSignal);
   }

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { BatonError } from '@baton/errors';
 import { onProcessExit } from './exit-guard.js';
 import { OutputTail } from './output-tail.js';
@@ -17,6 +18,8 @@ export interface ProcessExit {
 }
 
 export interface JavaProcess {
+  /** The JVM's process id (setpriv, when used, execs it); undefined when it could not be started. */
+  readonly pid: number | undefined;
   /** Settles once the process has ended and its output is fully read. */
   readonly exited: Promise<ProcessExit>;
   /** Aborted when the process ends: hand it to a readiness wait so a crash ends the wait at once. */
@@ -27,12 +30,31 @@ export interface JavaProcess {
   stop(graceMs?: number): Promise<ProcessExit>;
 }
 
-export function spawnJava(args: string[], options: { cwd?: string } = {}): JavaProcess {
+export interface SpawnJavaOptions {
+  cwd?: string;
+  /** A file the JVM's stdout and stderr are appended to, besides the tail kept in memory. */
+  logFile?: string;
+}
+
+/**
+ * Starts `java` with `args` in a process group of its own (detached), so a terminal's Ctrl-C, which
+ * goes to the whole foreground group, does not reach it: the process that started it stops it,
+ * after what uses it (a broker must outlive the services draining into it). It is still killed
+ * when this process exits or dies (see onProcessExit and dieWithParent).
+ */
+export function spawnJava(args: string[], options: SpawnJavaOptions = {}): JavaProcess {
   const [command, commandArgs] = dieWithParent('java', args);
-  const child = spawn(command, commandArgs, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, commandArgs, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const tail = new OutputTail();
-  child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+  const log = options.logFile === undefined ? undefined : createWriteStream(options.logFile, { flags: 'a' });
+  // A log file that cannot be written must not take the JVM down with an unhandled error.
+  log?.on('error', () => undefined);
+  const onOutput = (chunk: Buffer): void => {
+    tail.push(chunk);
+    log?.write(chunk);
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
 
   const forget = onProcessExit(() => child.kill('SIGKILL'));
   const exited = new Promise<ProcessExit>((resolve) => {
@@ -42,6 +64,7 @@ export function spawnJava(args: string[], options: { cwd?: string } = {}): JavaP
   const exitController = new AbortController();
   void exited.then(() => {
     forget();
+    log?.end();
     exitController.abort();
   });
 
@@ -60,7 +83,7 @@ export function spawnJava(args: string[], options: { cwd?: string } = {}): JavaP
     return stopping;
   };
 
-  return { exited, exitSignal: exitController.signal, outputTail: () => tail.toString(), stop };
+  return { pid: child.pid, exited, exitSignal: exitController.signal, outputTail: () => tail.toString(), stop };
 }
 
 /**

@@ -8,7 +8,11 @@ import type { ProgressListener } from './progress.js';
  * and read from target/classpath.txt afterwards, until the pom changes or a jar goes missing
  * (a cleaned ~/.m2).
  */
-export async function resolveKafkaClasspath(kafkaDir: string, onProgress: ProgressListener): Promise<string> {
+export async function resolveKafkaClasspath(
+  kafkaDir: string,
+  onProgress: ProgressListener,
+  signal?: AbortSignal,
+): Promise<string> {
   const pomPath = join(kafkaDir, 'pom.xml');
   const targetDir = join(kafkaDir, 'target');
   const classpathPath = join(targetDir, 'classpath.txt');
@@ -27,6 +31,7 @@ export async function resolveKafkaClasspath(kafkaDir: string, onProgress: Progre
     goals: ['dependency:build-classpath', `-Dmdep.outputFile=${classpathPath}`],
     what,
     onProgress,
+    signal,
   });
   const classpath = await readClasspath(classpathPath);
   if (classpath === undefined) throw new Error(`Maven wrote no usable classpath to ${classpathPath}`);

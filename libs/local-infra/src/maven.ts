@@ -14,16 +14,21 @@ export interface MavenRun {
   /** What is being fetched, for progress lines: "Kafka 3.9.2". */
   what: string;
   onProgress: ProgressListener;
+  /** Aborting it stops Maven (SIGTERM) and rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
  * Runs Maven in batch mode and, while it downloads, prints a line every few seconds with how much
  * it has fetched: the first run pulls tens of megabytes and should not look hung.
  */
-export async function runMaven({ pomPath, goals, what, onProgress }: MavenRun): Promise<void> {
+export async function runMaven({ pomPath, goals, what, onProgress, signal }: MavenRun): Promise<void> {
+  signal?.throwIfAborted();
   const startedAt = Date.now();
   const child = spawn('mvn', ['-B', '-f', pomPath, ...goals], { stdio: ['ignore', 'pipe', 'pipe'] });
   const forget = onProcessExit(() => child.kill('SIGKILL'));
+  const abort = (): void => void child.kill('SIGTERM');
+  signal?.addEventListener('abort', abort, { once: true });
   const tail = new OutputTail(60);
   const downloads = { files: 0, bytes: 0 };
   const onOutput = (chunk: Buffer): void => {
@@ -48,8 +53,10 @@ export async function runMaven({ pomPath, goals, what, onProgress }: MavenRun): 
     child.once('close', (code) => resolve({ code }));
   }).finally(() => {
     clearInterval(timer);
+    signal?.removeEventListener('abort', abort);
     forget();
   });
+  signal?.throwIfAborted();
 
   if (exit.code !== 0) {
     const command = `mvn -B -f ${pomPath} ${goals.join(' ')}`;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { BatonError } from '@baton/errors';
 import { waitForBroker } from '@baton/kafka';
 import { findMissingJavaTools } from './java-tools.js';
@@ -32,6 +33,16 @@ export interface ProvisionOptions {
   onProgress?: ProgressListener;
   /** @default process.env */
   env?: Record<string, string | undefined>;
+  /**
+   * Where a local broker and registry write their own output, as kafka.log and registry.log
+   * (appended). @default nowhere: only the last lines are kept, to explain a failed start
+   */
+  logDir?: string;
+  /**
+   * Aborting it gives up provisioning: whatever was started is stopped and the promise rejects.
+   * A container start already under way is waited for, then stopped.
+   */
+  signal?: AbortSignal;
 }
 
 /** How long a broker or registry named by the environment gets to answer before we give up on it. */
@@ -41,7 +52,9 @@ const ENVIRONMENT_CHECK_TIMEOUT_MS = 15_000;
  * A Kafka broker and a schema registry to run against: those named by KAFKA_BROKERS and
  * SCHEMA_REGISTRY_URL, else containers when a Docker engine answers, else JVMs started here from
  * Maven Central, the two side by side. Whatever is started here is also killed if this process
- * exits or is interrupted before `stop()`.
+ * exits, or is interrupted by a signal nothing else handles, before `stop()`. Local JVMs run in a
+ * process group of their own: a terminal's Ctrl-C reaches the caller, which stops them when it is
+ * ready to (after the services using them).
  */
 export async function provisionInfrastructure(options: ProvisionOptions = {}): Promise<ProvisionedInfrastructure> {
   const onProgress = options.onProgress ?? printProgress;
@@ -50,10 +63,16 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
     findMissingJavaTools,
   });
   onProgress(describePlan(plan));
+  const { logDir, signal } = options;
+  const logFile = (name: string): string | undefined => (logDir === undefined ? undefined : join(logDir, name));
   const [kafka, registry] = await startTogether<[StartedKafka, StartedRegistry]>([
-    provideKafka(plan.kafka, onProgress),
-    provideRegistry(plan.registry, onProgress),
+    provideKafka(plan.kafka, { onProgress, logFile: logFile('kafka.log'), signal }),
+    provideRegistry(plan.registry, { onProgress, logFile: logFile('registry.log'), signal }),
   ]);
+  if (signal?.aborted) {
+    await stopAll([kafka, registry]).catch(() => undefined);
+    signal.throwIfAborted();
+  }
   let stopping: Promise<void> | undefined;
   return {
     kafkaBrokers: kafka.brokers,
@@ -67,15 +86,21 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
   };
 }
 
-async function provideKafka(plan: KafkaPlan, onProgress: ProgressListener): Promise<StartedKafka> {
+interface Provide {
+  onProgress: ProgressListener;
+  logFile: string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+async function provideKafka(plan: KafkaPlan, { onProgress, logFile, signal }: Provide): Promise<StartedKafka> {
   switch (plan.source) {
     case 'containers':
       return startKafkaContainer(onProgress);
     case 'local-jvm':
-      return startLocalKafka({ onProgress });
+      return startLocalKafka({ onProgress, logFile, signal });
     case 'environment':
       try {
-        await waitForBroker(plan.brokers, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS });
+        await waitForBroker(plan.brokers, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS, signal });
       } catch (error) {
         throw new BatonError(
           'INFRA_UNAVAILABLE',
@@ -87,15 +112,15 @@ async function provideKafka(plan: KafkaPlan, onProgress: ProgressListener): Prom
   }
 }
 
-async function provideRegistry(plan: RegistryPlan, onProgress: ProgressListener): Promise<StartedRegistry> {
+async function provideRegistry(plan: RegistryPlan, { onProgress, logFile, signal }: Provide): Promise<StartedRegistry> {
   switch (plan.source) {
     case 'containers':
       return startRegistryContainer(onProgress);
     case 'local-jvm':
-      return startLocalRegistry({ onProgress });
+      return startLocalRegistry({ onProgress, logFile, signal });
     case 'environment':
       try {
-        await waitForHttpOk(`${plan.url}/subjects`, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS });
+        await waitForHttpOk(`${plan.url}/subjects`, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS, signal });
       } catch (error) {
         throw new BatonError(
           'INFRA_UNAVAILABLE',

@@ -7,7 +7,11 @@ import type { ProgressListener } from './progress.js';
  * The runner jar of the Apicurio Registry build that infra/registry/pom.xml pins, unpacked by
  * Maven into target/apicurio on first use and reused until the pom changes.
  */
-export async function ensureRegistryUnpacked(registryDir: string, onProgress: ProgressListener): Promise<string> {
+export async function ensureRegistryUnpacked(
+  registryDir: string,
+  onProgress: ProgressListener,
+  signal?: AbortSignal,
+): Promise<string> {
   const pomPath = join(registryDir, 'pom.xml');
   const unpackDir = join(registryDir, 'target', 'apicurio');
   const stampPath = join(registryDir, 'target', 'apicurio.pom-sha256');
@@ -21,7 +25,7 @@ export async function ensureRegistryUnpacked(registryDir: string, onProgress: Pr
   onProgress(`fetching ${what} with Maven (the first run downloads about 150 MB from Maven Central)...`);
   // A different version unpacks beside the old one: start empty so exactly one runner jar remains.
   await rm(unpackDir, { recursive: true, force: true });
-  await runMaven({ pomPath, goals: ['dependency:unpack'], what, onProgress });
+  await runMaven({ pomPath, goals: ['dependency:unpack'], what, onProgress, signal });
   const runnerJar = await findRunnerJar(unpackDir);
   if (runnerJar === undefined) throw new Error(`Maven unpacked no *-runner.jar into ${unpackDir}`);
   await writeStamp(pomPath, stampPath);

@@ -21,6 +21,10 @@ export interface StartLocalKafkaOptions {
   infraDir?: string;
   /** @default 90_000 */
   startTimeoutMs?: number;
+  /** A file the broker's own output (warnings and errors) is appended to. */
+  logFile?: string;
+  /** Aborting it gives up the start: what was started is stopped, and the start rejects. */
+  signal?: AbortSignal;
 }
 
 /** A broker this process started, which it can also take away and bring back. */
@@ -44,12 +48,20 @@ const JVM_OPTIONS = ['-Xms128m', ...QUICK_START_JVM_OPTIONS, '-Djava.awt.headles
 export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Promise<LocalKafka> {
   const onProgress = options.onProgress ?? printProgress;
   const kafkaDir = join(options.infraDir ?? DEFAULT_INFRA_DIR, 'kafka');
-  const classpath = await resolveKafkaClasspath(kafkaDir, onProgress);
+  const classpath = await resolveKafkaClasspath(kafkaDir, onProgress, options.signal);
   const log4jUrl = pathToFileURL(join(kafkaDir, 'log4j.properties')).href;
   // Asked again for each run: the first may record the archive that later runs map.
   const cds = () => classDataSharing(join(kafkaDir, 'target'), 'kafka', classpath);
   return retryOnPortClash(() =>
-    startBroker({ classpath, log4jUrl, cds, onProgress, startTimeoutMs: options.startTimeoutMs ?? 90_000 }),
+    startBroker({
+      classpath,
+      log4jUrl,
+      cds,
+      onProgress,
+      startTimeoutMs: options.startTimeoutMs ?? 90_000,
+      logFile: options.logFile,
+      signal: options.signal,
+    }),
   );
 }
 
@@ -59,6 +71,9 @@ interface BrokerLaunch {
   cds: () => Promise<ClassDataSharing>;
   onProgress: ProgressListener;
   startTimeoutMs: number;
+  logFile: string | undefined;
+  /** Gives up the first start; a restart is not given up. */
+  signal: AbortSignal | undefined;
 }
 
 async function startBroker({
@@ -67,7 +82,10 @@ async function startBroker({
   cds,
   onProgress,
   startTimeoutMs,
+  logFile,
+  signal,
 }: BrokerLaunch): Promise<LocalKafka> {
+  signal?.throwIfAborted();
   const startedAt = Date.now();
   const [brokerPort, controllerPort] = (await findFreePorts(2)) as [number, number];
   const dataDir = await makeTempDir('baton-kafka-');
@@ -87,16 +105,21 @@ async function startBroker({
   const brokers = [`127.0.0.1:${brokerPort}`];
 
   /** One run of the broker on the formatted data directory, once it answers and `ready` is done. */
-  const runBroker = async (archive: ClassDataSharing, ready = async () => {}): Promise<ProcessRun> => {
-    const broker = spawnJava([...jvm, ...archive.options, 'kafka.Kafka', propertiesPath]);
+  const runBroker = async (
+    archive: ClassDataSharing,
+    ready = async () => {},
+    givenUp?: AbortSignal,
+  ): Promise<ProcessRun> => {
+    const broker = spawnJava([...jvm, ...archive.options, 'kafka.Kafka', propertiesPath], { logFile });
     const progress = waitProgress(onProgress, `the Kafka broker on ${brokers[0]}`);
     try {
       await waitForBroker(brokers, {
         timeoutMs: startTimeoutMs,
-        signal: broker.exitSignal,
+        signal: givenUp === undefined ? broker.exitSignal : AbortSignal.any([broker.exitSignal, givenUp]),
         onProgress: ({ elapsedMs }) => progress(elapsedMs),
       });
       await ready();
+      givenUp?.throwIfAborted();
     } catch (error) {
       const failure = await startFailure('The local Kafka broker', broker, error);
       await archive.settle(await broker.stop());
@@ -109,18 +132,22 @@ async function startBroker({
   try {
     const archive = await cds();
     // Only the broker records the class-data archive; the format tool maps it once it exists.
-    const format = spawnJava([
-      ...jvm,
-      ...(archive.recording ? [] : archive.options),
-      'kafka.tools.StorageTool',
-      'format',
-      '-t',
-      newClusterId(),
-      '-c',
-      propertiesPath,
-    ]);
+    const format = spawnJava(
+      [
+        ...jvm,
+        ...(archive.recording ? [] : archive.options),
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        newClusterId(),
+        '-c',
+        propertiesPath,
+      ],
+      { logFile },
+    );
     if ((await format.exited).code !== 0) throw await startFailure('The Kafka storage format tool', format, undefined);
-    first = await runBroker(archive, () => warmUpCoordinators(brokers));
+    signal?.throwIfAborted();
+    first = await runBroker(archive, () => warmUpCoordinators(brokers), signal);
   } catch (error) {
     await dataDir.remove();
     throw error;
@@ -137,7 +164,16 @@ async function startBroker({
     },
     dataDir.remove,
   );
-  return { brokers, stop: lifecycle.stop, restart: lifecycle.restart };
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      const stoppingAt = Date.now();
+      await lifecycle.stop();
+      onProgress(`kafka broker on ${brokers[0]} stopped in ${formatDuration(Date.now() - stoppingAt)}`);
+    })();
+    return stopping;
+  };
+  return { brokers, stop, restart: lifecycle.restart };
 }
 
 /** Kafka's cluster ids are 16 random bytes in URL-safe base64; its CLI cannot take one starting with '-'. */

@@ -16,6 +16,10 @@ export interface StartLocalRegistryOptions {
   infraDir?: string;
   /** @default 90_000 */
   startTimeoutMs?: number;
+  /** A file the registry's own output (warnings and errors) is appended to. */
+  logFile?: string;
+  /** Aborting it gives up the start: what was started is stopped, and the start rejects. */
+  signal?: AbortSignal;
 }
 
 /** Where Apicurio serves the Confluent Schema Registry API, relative to its root. */
@@ -44,22 +48,23 @@ const REGISTRY_OPTIONS = [
 export async function startLocalRegistry(options: StartLocalRegistryOptions = {}): Promise<StartedRegistry> {
   const onProgress = options.onProgress ?? printProgress;
   const registryDir = join(options.infraDir ?? DEFAULT_INFRA_DIR, 'registry');
-  const runnerJar = await ensureRegistryUnpacked(registryDir, onProgress);
+  const runnerJar = await ensureRegistryUnpacked(registryDir, onProgress, options.signal);
   // Re-unpacking rewrites the jar at the same path, so its modification time tells builds apart.
   const cds = await classDataSharing(
     join(registryDir, 'target'),
     'registry',
     `${runnerJar}:${(await stat(runnerJar)).mtimeMs}`,
   );
-  return retryOnPortClash(() => startRegistry(runnerJar, cds, onProgress, options.startTimeoutMs ?? 90_000));
+  return retryOnPortClash(() => startRegistry(runnerJar, cds, onProgress, options));
 }
 
 async function startRegistry(
   runnerJar: string,
   cds: ClassDataSharing,
   onProgress: ProgressListener,
-  startTimeoutMs: number,
+  { startTimeoutMs = 90_000, logFile, signal }: StartLocalRegistryOptions,
 ): Promise<StartedRegistry> {
+  signal?.throwIfAborted();
   const startedAt = Date.now();
   const [port] = (await findFreePorts(1)) as [number];
   // Vert.x keeps a file cache under java.io.tmpdir; a private one goes away with the registry.
@@ -68,12 +73,12 @@ async function startRegistry(
 
   let registry: JavaProcess | undefined;
   try {
-    registry = spawnJava([...REGISTRY_OPTIONS, ...cds.options, ...settings, '-jar', runnerJar]);
+    registry = spawnJava([...REGISTRY_OPTIONS, ...cds.options, ...settings, '-jar', runnerJar], { logFile });
     const url = `http://127.0.0.1:${port}${CCOMPAT_PATH}`;
     try {
       await waitForHttpOk(`${url}/subjects`, {
         timeoutMs: startTimeoutMs,
-        signal: registry.exitSignal,
+        signal: signal === undefined ? registry.exitSignal : AbortSignal.any([registry.exitSignal, signal]),
         onProgress: waitProgress(onProgress, `the schema registry on 127.0.0.1:${port}`),
       });
     } catch (error) {
@@ -86,7 +91,14 @@ async function startRegistry(
     return {
       url,
       stop: () => {
-        stopping ??= running.stop().then(cds.settle).then(tempDir.remove);
+        const stoppingAt = Date.now();
+        stopping ??= running
+          .stop()
+          .then(cds.settle)
+          .then(tempDir.remove)
+          .then(() =>
+            onProgress(`schema registry on 127.0.0.1:${port} stopped in ${formatDuration(Date.now() - stoppingAt)}`),
+          );
         return stopping;
       },
     };

@@ -19,21 +19,49 @@ function invalidFieldPaths(type: avro.Type, value: unknown): string[] {
 
 /**
  * Encodes values as Avro in the Confluent wire format and decodes them back, resolving writer
- * schemas through the registry. Every failure is a BatonError with a stable code.
+ * schemas through the registry. Every failure is a BatonError with a stable code. A codec decodes
+ * from the start; it encodes once `register()` has given it the id of the schema it writes with,
+ * so a service builds its codecs without the registry and registers them when it starts.
  */
 export class AvroCodec<T> {
-  private constructor(
+  private readonly writerType: avro.Type;
+  private id: number | undefined;
+  private registering: Promise<void> | undefined;
+
+  constructor(
     private readonly registry: SchemaRegistryClient,
     private readonly spec: AvroCodecSpec<T>,
-    private readonly writerType: avro.Type,
-    /** The registry id of the schema this codec writes with. */
-    readonly schemaId: number,
-  ) {}
+  ) {
+    this.writerType = parseAvroSchema(spec.schema);
+  }
 
-  /** Registers the spec's schema under its record name (BACKWARD) and returns a codec writing with it. */
+  /** A codec whose schema is registered: see register. */
   static async create<T>(registry: SchemaRegistryClient, spec: AvroCodecSpec<T>): Promise<AvroCodec<T>> {
-    const schemaId = await registry.register(spec.schema, recordNameSubject(spec.schema), 'BACKWARD');
-    return new AvroCodec(registry, spec, parseAvroSchema(spec.schema), schemaId);
+    const codec = new AvroCodec(registry, spec);
+    await codec.register();
+    return codec;
+  }
+
+  /** Registers the spec's schema under its record name (BACKWARD), once; a failed attempt may be repeated. */
+  register(): Promise<void> {
+    this.registering ??= this.registry.register(this.spec.schema, recordNameSubject(this.spec.schema), 'BACKWARD').then(
+      (id) => {
+        this.id = id;
+      },
+      (error: unknown) => {
+        this.registering = undefined;
+        throw error;
+      },
+    );
+    return this.registering;
+  }
+
+  /** The registry id of the schema this codec writes with. */
+  get schemaId(): number {
+    if (this.id === undefined) {
+      throw new Error(`the ${this.writerType.name ?? 'Avro'} codec writes only once its schema is registered`);
+    }
+    return this.id;
   }
 
   encode(value: T): Buffer {

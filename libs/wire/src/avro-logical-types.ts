@@ -33,7 +33,7 @@ interface RecordTypeLike {
  * `baton-open-record`: maps a JSON object to an Avro record and back without losing anything.
  * Absent optional fields are written as null and read back as absent; fields the record does not
  * name go into `extra_fields_json` and come back as fields. Without it a round trip would add
- * nulls and drop the open fields that seed 000 allows.
+ * nulls and drop the open fields that the protocol allows.
  */
 class OpenRecordLogicalType extends avro.types.LogicalType {
   private readonly knownFields: ReadonlySet<string>;

@@ -1,17 +1,22 @@
 import { BatonError } from '@baton/errors';
 import { parseStagedContext, type Immutable, type StagedContext, type TaskEvent } from '@baton/protocol';
-import { AvroCodec } from './avro-codec.js';
+import { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
 import { readWireFormat } from './confluent-wire-format.js';
-import { createOutcomeCodec, type OutcomeCodec } from './handoff-codec.js';
+import { OUTCOME_CODEC_SPEC, type OutcomeCodec } from './handoff-codec.js';
 import { HANDOFF_OUTCOME_AVRO_SCHEMA, STAGED_CONTEXT_AVRO_SCHEMA, recordNameSubject } from './handoff-avro-schema.js';
-import { createLifecycleCodec, LIFECYCLE_AVRO_SCHEMA, type LifecycleCodec } from './lifecycle-codec.js';
+import { LIFECYCLE_AVRO_SCHEMA, LIFECYCLE_CODEC_SPEC, type LifecycleCodec } from './lifecycle-codec.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
 
 export type StagedContextCodec = AvroCodec<Immutable<StagedContext>>;
 
 /** The staged context codec: decoding validates against staged_context.schema.json. */
+export const STAGED_CONTEXT_CODEC_SPEC: AvroCodecSpec<Immutable<StagedContext>> = {
+  schema: STAGED_CONTEXT_AVRO_SCHEMA,
+  parse: parseStagedContext,
+};
+
 export function createStagedContextCodec(registry: SchemaRegistryClient): Promise<StagedContextCodec> {
-  return AvroCodec.create(registry, { schema: STAGED_CONTEXT_AVRO_SCHEMA, parse: parseStagedContext });
+  return AvroCodec.create(registry, STAGED_CONTEXT_CODEC_SPEC);
 }
 
 /**
@@ -26,13 +31,25 @@ export class EventsCodec {
     readonly staged: StagedContextCodec,
   ) {}
 
+  /** The three codecs, registered. */
   static async create(registry: SchemaRegistryClient): Promise<EventsCodec> {
-    const [outcome, lifecycle, staged] = await Promise.all([
-      createOutcomeCodec(registry),
-      createLifecycleCodec(registry),
-      createStagedContextCodec(registry),
-    ]);
-    return new EventsCodec(registry, outcome, lifecycle, staged);
+    const codec = EventsCodec.unregistered(registry);
+    await codec.register();
+    return codec;
+  }
+
+  /** The three codecs, decoding at once and encoding once `register()` has resolved. */
+  static unregistered(registry: SchemaRegistryClient): EventsCodec {
+    return new EventsCodec(
+      registry,
+      new AvroCodec(registry, OUTCOME_CODEC_SPEC),
+      new AvroCodec(registry, LIFECYCLE_CODEC_SPEC),
+      new AvroCodec(registry, STAGED_CONTEXT_CODEC_SPEC),
+    );
+  }
+
+  async register(): Promise<void> {
+    await Promise.all([this.outcome.register(), this.lifecycle.register(), this.staged.register()]);
   }
 
   /** Decodes and checks one record value; an unknown record type is WIRE_SCHEMA_UNKNOWN. */

@@ -5,20 +5,30 @@ import {
   type HandoffOutcome,
   type Immutable,
 } from '@baton/protocol';
-import { AvroCodec } from './avro-codec.js';
+import { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
 import { HANDOFF_AVRO_SCHEMA, HANDOFF_OUTCOME_AVRO_SCHEMA } from './handoff-avro-schema.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
 
 export type HandoffCodec = AvroCodec<Immutable<HandoffMessage>>;
 
 /** The handoff message codec: decoding validates against the JSON Schemas (parseHandoff). */
+export const HANDOFF_CODEC_SPEC: AvroCodecSpec<Immutable<HandoffMessage>> = {
+  schema: HANDOFF_AVRO_SCHEMA,
+  parse: parseHandoff,
+};
+
 export function createHandoffCodec(registry: SchemaRegistryClient): Promise<HandoffCodec> {
-  return AvroCodec.create(registry, { schema: HANDOFF_AVRO_SCHEMA, parse: parseHandoff });
+  return AvroCodec.create(registry, HANDOFF_CODEC_SPEC);
 }
 
 export type OutcomeCodec = AvroCodec<Immutable<HandoffOutcome>>;
 
 /** The outcome event codec for the events topic. */
+export const OUTCOME_CODEC_SPEC: AvroCodecSpec<Immutable<HandoffOutcome>> = {
+  schema: HANDOFF_OUTCOME_AVRO_SCHEMA,
+  parse: parseHandoffOutcome,
+};
+
 export function createOutcomeCodec(registry: SchemaRegistryClient): Promise<OutcomeCodec> {
-  return AvroCodec.create(registry, { schema: HANDOFF_OUTCOME_AVRO_SCHEMA, parse: parseHandoffOutcome });
+  return AvroCodec.create(registry, OUTCOME_CODEC_SPEC);
 }

@@ -1,6 +1,14 @@
 export { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
-export { createHandoffCodec, createOutcomeCodec, type HandoffCodec, type OutcomeCodec } from './handoff-codec.js';
+export {
+  createHandoffCodec,
+  createOutcomeCodec,
+  HANDOFF_CODEC_SPEC,
+  type HandoffCodec,
+  type OutcomeCodec,
+} from './handoff-codec.js';
 export { SchemaRegistryClient, type Compatibility, type SchemaRegistryOptions } from './schema-registry-client.js';
+export { registryOptionsFromEnv } from './registry-options-from-env.js';
+export { memorySchemaRegistry } from './memory-schema-registry.js';
 export {
   frameWireFormat,
   readWireFormat,
@@ -26,3 +34,4 @@ export {
 } from './lifecycle-codec.js';
 export { EventsCodec, createStagedContextCodec, type StagedContextCodec } from './events-codec.js';
 export { STAGED_CONTEXT_AVRO_SCHEMA } from './handoff-avro-schema.js';
+export { serviceCodecs, type ServiceCodecs } from './service-codecs.js';

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseLifecycleMessage, type Immutable, type LifecycleMessage } from '@baton/protocol';
-import { AvroCodec } from './avro-codec.js';
+import { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
 import { recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
 
 const require = createRequire(import.meta.url);
 
-/** The wire schema of seed 001's lifecycle messages, versioned as schemas/avro/lifecycle_message.avsc. */
+/** The wire schema of the lifecycle messages, versioned as schemas/avro/lifecycle_message.avsc. */
 export const LIFECYCLE_AVRO_SCHEMA = JSON.parse(
   readFileSync(require.resolve('@baton/schemas/avro/lifecycle_message.avsc'), 'utf8'),
 ) as AvroRecordSchema;
@@ -18,6 +18,11 @@ export const LIFECYCLE_SUBJECT = recordNameSubject(LIFECYCLE_AVRO_SCHEMA);
 export type LifecycleCodec = AvroCodec<Immutable<LifecycleMessage>>;
 
 /** The lifecycle message codec: decoding validates against the JSON Schemas (parseLifecycleMessage). */
+export const LIFECYCLE_CODEC_SPEC: AvroCodecSpec<Immutable<LifecycleMessage>> = {
+  schema: LIFECYCLE_AVRO_SCHEMA,
+  parse: parseLifecycleMessage,
+};
+
 export function createLifecycleCodec(registry: SchemaRegistryClient): Promise<LifecycleCodec> {
-  return AvroCodec.create(registry, { schema: LIFECYCLE_AVRO_SCHEMA, parse: parseLifecycleMessage });
+  return AvroCodec.create(registry, LIFECYCLE_CODEC_SPEC);
 }

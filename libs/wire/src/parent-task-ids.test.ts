@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const fixture = (name: string): Record<string, any> =>
   structuredClone(require(`@baton/schemas/fixtures/${name}.json`)) as Record<string, any>;
 
-/** A subtask's message: seed 003's planner split it off task-parent-1. */
+/** A subtask's message: the workflow's planner split it off task-parent-1. */
 function subtaskMessage(): Record<string, any> {
   const message = fixture('task-transfer.example');
   message.metadata.task_id = 'task-parent-1.subtask-3';

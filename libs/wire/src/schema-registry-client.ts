@@ -1,5 +1,7 @@
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { BatonError } from '@baton/errors';
+import http from 'node:http';
+import https from 'node:https';
 import type avro from 'avsc';
 import { avroParseOptions, type AvroRecordSchema } from './handoff-avro-schema.js';
 
@@ -8,6 +10,22 @@ export type Compatibility = 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FU
 export interface SchemaRegistryOptions {
   /** Base URL of a Confluent-compatible REST API, e.g. http://127.0.0.1:8081 or Apicurio's .../apis/ccompat/v7. */
   url: string;
+  /** HTTP basic auth (Confluent Cloud: the API key as username, its secret as password). */
+  basicAuth?: { username: string; password: string };
+  /** PEM CA bundle trusted for an https URL (replaces the public CAs; the server name is still checked). */
+  ca?: string;
+}
+
+/** The URL without userinfo, for messages: credentials never reach an error or a log. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/+$/, '');
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
 }
 
 interface HttpLikeError {
@@ -23,6 +41,14 @@ function registryError(action: string, error: unknown, schemaId?: number): Baton
       cause: error,
       details: { schemaId },
     });
+  }
+  if (status === 401 || status === 403) {
+    return new BatonError(
+      'REGISTRY_AUTH_FAILED',
+      `${action}: the schema registry refused the credentials (HTTP ${status})`,
+      // No cause: the library's error is left out so nothing of the request travels with it.
+      { details: { status } },
+    );
   }
   if (status === 409) {
     return new BatonError(
@@ -43,13 +69,58 @@ function registryError(action: string, error: unknown, schemaId?: number): Baton
 export class SchemaRegistryClient {
   readonly url: string;
   private readonly registry: SchemaRegistry;
+  private readonly agent: http.Agent;
+  // A true private field: the header never shows when the client is inspected or logged.
+  readonly #authorization: string | undefined;
 
   constructor(options: SchemaRegistryOptions) {
-    this.url = options.url.replace(/\/+$/, '');
+    const base = options.url.replace(/\/+$/, '');
+    this.url = redactUrl(base);
+    // The registry library (mappersmith) speaks through node:http/https with an Agent, so one
+    // https.Agent carrying the CA serves it and setCompatibility alike: no undici, no second stack.
+    // rejectUnauthorized and the server name check keep their defaults (on).
+    this.agent = base.startsWith('https:')
+      ? new https.Agent({ keepAlive: true, ca: options.ca })
+      : new http.Agent({ keepAlive: true });
+    this.#authorization = options.basicAuth
+      ? `Basic ${Buffer.from(`${options.basicAuth.username}:${options.basicAuth.password}`).toString('base64')}`
+      : undefined;
     this.registry = new SchemaRegistry(
-      { host: this.url, retry: { retries: 2 } },
+      {
+        host: this.url,
+        retry: { retries: 2 },
+        agent: this.agent,
+        ...(options.basicAuth ? { auth: options.basicAuth } : {}),
+      },
       { [SchemaType.AVRO]: avroParseOptions() },
     );
+  }
+
+  private put(path: string, body: string): Promise<{ status: number; text: string }> {
+    const target = new URL(`${this.url}${path}`);
+    const transport = target.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const request = transport.request(
+        target,
+        {
+          method: 'PUT',
+          agent: this.agent,
+          headers: {
+            'content-type': 'application/vnd.schemaregistry.v1+json',
+            ...(this.#authorization ? { authorization: this.#authorization } : {}),
+          },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', (error) => reject(new Error(`${target.origin}: ${error.message}`)));
+      request.end(body);
+    });
   }
 
   /**
@@ -58,20 +129,16 @@ export class SchemaRegistryClient {
    * 404 for a new subject, Apicurio the global rule), so the level is always set first.
    */
   async setCompatibility(subject: string, level: Compatibility): Promise<void> {
-    let response: Response;
+    let response: { status: number; text: string };
     try {
-      response = await fetch(`${this.url}/config/${encodeURIComponent(subject)}`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
-        body: JSON.stringify({ compatibility: level }),
-      });
+      response = await this.put(`/config/${encodeURIComponent(subject)}`, JSON.stringify({ compatibility: level }));
     } catch (error) {
       throw registryError(`setting compatibility of ${subject}`, error);
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       throw registryError(`setting compatibility of ${subject}`, {
         status: response.status,
-        message: `HTTP ${response.status}: ${await response.text()}`,
+        message: `HTTP ${response.status}: ${response.text}`,
       });
     }
   }

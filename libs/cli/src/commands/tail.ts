@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createKafka, listTopicNames, TopicReader } from '@baton/kafka';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { EventsCodec, SchemaRegistryClient, createHandoffCodec, registryOptionsFromEnv } from '@baton/wire';
 import { booleanOption, integerOption, stringOption } from '../args.js';
 import type { Command } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
@@ -17,12 +17,15 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (made ??= make());
 }
 
-function decoderSource(registryUrl: string | undefined): DecoderSource {
+function decoderSource(
+  registryUrl: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): DecoderSource {
   const registry = once(async () => {
     if (!registryUrl) {
       throw usageError('this topic holds Avro records: give --registry or set SCHEMA_REGISTRY_URL');
     }
-    return new SchemaRegistryClient({ url: registryUrl });
+    return new SchemaRegistryClient(registryOptionsFromEnv(env, registryUrl));
   });
   return {
     handoffs: once(async (): Promise<ValueDecoder> => createHandoffCodec(await registry())),
@@ -86,7 +89,7 @@ export const tail: Command = async (context) => {
     });
   }
 
-  const decoders = decoderSource(registryUrl);
+  const decoders = decoderSource(registryUrl, context.io.env);
   let printed = 0;
   let failure: unknown;
   let finish: () => void = () => undefined;

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
 export interface GroupMember {
   /** The member's client id: Baton services use their instance id. */
@@ -16,10 +16,10 @@ export interface ConsumerGroupStatus {
 
 /** Every consumer group whose id `include` accepts, with its state and live members. */
 export async function describeConsumerGroups(
-  kafka: Kafka,
+  kafka: KafkaClient,
   include: (groupId: string) => boolean,
 ): Promise<ConsumerGroupStatus[]> {
-  const admin = kafka.admin();
+  const admin = kafkajsClient(kafka).admin();
   await admin.connect();
   try {
     const { groups } = await admin.listGroups();
@@ -44,8 +44,8 @@ export async function describeConsumerGroups(
 }
 
 /** The names of the cluster's topics that `include` accepts, sorted. */
-export async function listTopicNames(kafka: Kafka, include: (topic: string) => boolean): Promise<string[]> {
-  const admin = kafka.admin();
+export async function listTopicNames(kafka: KafkaClient, include: (topic: string) => boolean): Promise<string[]> {
+  const admin = kafkajsClient(kafka).admin();
   await admin.connect();
   try {
     return (await admin.listTopics()).filter(include).sort();

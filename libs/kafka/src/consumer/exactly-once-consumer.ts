@@ -1,6 +1,7 @@
-import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import type { Admin, Consumer, Producer } from 'kafkajs';
 import type { BatonError } from '@baton/errors';
-import { createProducer } from '../create-kafka.js';
+import { kafkajsProducer } from '../create-kafka.js';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import { consumedRecord } from './consumed-record.js';
@@ -12,7 +13,7 @@ import { Permits } from './permits.js';
 import { ProcessedIds } from './processed-ids.js';
 
 export interface ExactlyOnceConsumerOptions<T> {
-  kafka: Kafka;
+  kafka: KafkaClient;
   groupId: string;
   topic: string;
   /** Names this process in dead-letter headers and transactional ids' logs. */
@@ -75,7 +76,7 @@ export class ExactlyOnceConsumer<T> {
     this.concurrency = new Permits(this.tuning.maxConcurrency);
     this.buffered = new Permits(this.tuning.maxBuffered);
     const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
-    this.consumer = options.kafka.consumer({
+    this.consumer = kafkajsClient(options.kafka).consumer({
       groupId: options.groupId,
       sessionTimeout,
       // A third of the session timeout, as Kafka advises, rather than kafkajs's 3 s: an idle instance
@@ -196,7 +197,7 @@ export class ExactlyOnceConsumer<T> {
 
   private transactionalProducer(partition: number): Producer {
     const { kafka, groupId, topic } = this.options;
-    return createProducer(kafka, {
+    return kafkajsProducer(kafka, {
       transactionalId: `${groupId}.${topic}.${partition}`,
       idempotent: true,
       maxInFlightRequests: 1,
@@ -211,7 +212,7 @@ export class ExactlyOnceConsumer<T> {
   private async committedOffset(partition: number): Promise<string> {
     const { groupId, topic, kafka } = this.options;
     this.admin ??= (async () => {
-      const admin = kafka.admin();
+      const admin = kafkajsClient(kafka).admin();
       await admin.connect();
       return admin;
     })();

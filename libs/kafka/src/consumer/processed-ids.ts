@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Kafka, Producer } from 'kafkajs';
+import type { Consumer, Producer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
 import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import { ExpiringIdSet } from './expiring-id-set.js';
 import { markedIds, type MessageResult } from './id-markers.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
 /**
  * The broker's wait for a fetch of this reader: a partition resumed while a fetch of others is in
@@ -43,14 +44,14 @@ export class ProcessedIds {
   private started = false;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClient,
     readonly topic: string,
     readerGroupId: string,
     /** As long as the topic keeps markers; older ids are forgotten. */
     private readonly retentionMs: number = DEFAULT_DEDUPE_RETENTION_MS,
   ) {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
-    this.consumer = kafka.consumer({
+    this.consumer = kafkajsClient(kafka).consumer({
       groupId: uniqueReaderGroupId(readerGroupId),
       maxWaitTimeInMs: TAKE_UP_WAIT_MS,
       heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,

@@ -1,15 +1,18 @@
 import type { TopicMessages } from 'kafkajs';
 import type { OutputRecord } from './consumed-record.js';
 
-/** A record to write in a transaction: an output, or a processed-id marker (value as text). */
-export type TransactionRecord = Omit<OutputRecord, 'value'> & { value: Buffer | string };
+/**
+ * A record to write in a transaction: an output, a processed-id marker (value as text), or a
+ * tombstone (TransactionalSender's records may remove a key of a compacted topic).
+ */
+export type TransactionRecord = Omit<OutputRecord, 'value'> & { value: Buffer | string | null };
 
 /** Produce requests stay under the broker's default message.max.bytes (1 MiB) per partition batch. */
 export const MAX_REQUEST_BYTES = 512 * 1024;
 
 /** Bytes a record takes on the wire, near enough to size produce requests. */
 export function recordBytes(record: TransactionRecord): number {
-  let bytes = 64 + Buffer.byteLength(record.key) + Buffer.byteLength(record.value);
+  let bytes = 64 + Buffer.byteLength(record.key) + (record.value === null ? 0 : Buffer.byteLength(record.value));
   for (const [name, value] of Object.entries(record.headers ?? {})) bytes += name.length + Buffer.byteLength(value);
   return bytes;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 import { BatonError } from '@baton/errors';
 import { readHeaders } from '../headers/record-headers.js';
 import { readerGroupId } from '../reading/reader-group.js';
@@ -7,7 +7,7 @@ import type { ChunkCollector } from './chunk-collector.js';
 import type { ContextLocation } from './context-uri.js';
 
 export interface ChunkReadOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   location: ContextLocation;
   /**
    * The partition's end offset when the read began. Every chunk of a reference returned by a put
@@ -35,7 +35,7 @@ export async function readChunks(options: ChunkReadOptions): Promise<void> {
   const { kafka, location, endOffset, collector, signal } = options;
   const { topic, partition, offset } = location;
   signal.throwIfAborted();
-  const consumer = kafka.consumer({
+  const consumer = kafkajsClient(kafka).consumer({
     groupId: readerGroupId(`baton.context-store.${randomUUID()}`),
     // Short, unlike LONG_POLL_MAX_WAIT_MS: this reader lives for one read, so it never idles, and
     // the read ends with disconnect(), which waits for the fetch in flight; a context stored last

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Kafka, Producer } from 'kafkajs';
+import type { Admin, Producer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
-import { createProducer } from '../create-kafka.js';
+import { kafkajsProducer } from '../create-kafka.js';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 import { isLegalTopicName } from '../topics/topic-names.js';
 import { ChunkCollector } from './chunk-collector.js';
 import { chunkHeaders } from './chunk-headers.js';
@@ -15,7 +16,7 @@ import { LazyConnection } from './lazy-connection.js';
 import type { StoredContextRef } from './stored-context-ref.js';
 
 export interface ContextStoreOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   /** The contexts topic, `topicNames(prefix).contexts`; it must exist. */
   topic: string;
   /**
@@ -46,7 +47,7 @@ const MIN_FETCH_BYTES_PER_PARTITION = 8 * 1024 * 1024; // 8 MiB
  * reference can be fetched.
  */
 export class ContextStore {
-  private readonly kafka: Kafka;
+  private readonly kafka: KafkaClient;
   private readonly topic: string;
   private readonly chunkBytes: number;
   private readonly fetchTimeoutMs: number;
@@ -80,8 +81,8 @@ export class ContextStore {
         path: '/fetchTimeoutMs',
       });
     }
-    this.producer = createProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1 });
-    this.admin = this.kafka.admin();
+    this.producer = kafkajsProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1 });
+    this.admin = kafkajsClient(this.kafka).admin();
     this.producerConnection = new LazyConnection(this.producer);
     this.adminConnection = new LazyConnection(this.admin);
   }

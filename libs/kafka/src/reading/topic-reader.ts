@@ -1,13 +1,14 @@
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Consumer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { BATCHED_FETCH_MIN_BYTES, LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
 import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 import { ReadProgress, parsePartitionKey, partitionKey, type PartitionKey } from './read-progress.js';
 import { fetchEndOffsets } from '../topics/end-offsets.js';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
 export interface TopicReaderOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   /**
    * A group of the reader's own, which never commits: every start reads the topics from the
    * beginning (or the end, see `fromBeginning`). Give each process its own, so each instance sees
@@ -53,6 +54,9 @@ export interface TopicReaderOptions {
   onRecord(record: ConsumedRecord): void | Promise<void>;
 }
 
+/** How long a reader's stop waits for its group leave; see TopicReader.stop. */
+export const READER_STOP_GRACE_MS = 1_000;
+
 /**
  * Reads whole topics, from the first record on and then as records arrive, committed records
  * only. For views kept in memory (timelines, dead letters, the audit trail, the agent registry)
@@ -64,6 +68,7 @@ export class TopicReader {
   /** Drops each read still waiting, rejecting it: on stop. */
   private readonly cancels = new Set<(error: Error) => void>();
   private running = false;
+  private disconnecting: Promise<void> | undefined;
 
   constructor(private readonly options: TopicReaderOptions) {
     if (options.live === false && options.catchUp === undefined) {
@@ -72,7 +77,7 @@ export class TopicReader {
     if (options.live === false && options.batched === true) {
       throw new Error('a TopicReader that is not live cannot batch: a refresh would wait out every fetch');
     }
-    this.consumer = options.kafka.consumer({
+    this.consumer = kafkajsClient(options.kafka).consumer({
       groupId: readerGroupId(options.groupId),
       maxWaitTimeInMs: options.maxWaitMs ?? LONG_POLL_MAX_WAIT_MS,
       minBytes: options.batched === true ? BATCHED_FETCH_MIN_BYTES : 1,
@@ -130,10 +135,26 @@ export class TopicReader {
     await this.readTo(await this.endOffsets());
   }
 
+  /**
+   * Stops reading and leaves the group. The leave queues behind the fetch in flight, which the
+   * broker holds up to the fetch wait (5 s for a quiet topic's reader), so stop waits for it at most
+   * READER_STOP_GRACE_MS and lets the rest finish in the background: a reader group never commits
+   * and belongs to this process alone, so nothing waits on its leave, and a process that exits
+   * meanwhile only leaves the broker to expire the member.
+   */
   async stop(): Promise<void> {
     this.running = false;
     for (const cancel of [...this.cancels]) cancel(new Error('the reader stopped'));
-    await this.consumer.disconnect();
+    this.disconnecting ??= this.consumer.disconnect();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, READER_STOP_GRACE_MS);
+    });
+    try {
+      await Promise.race([this.disconnecting, grace]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** `<topic>:<partition>` to the end offset of each partition that has records, when called. */

@@ -1,4 +1,5 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
 /** The watermarks of one partition, as offsets (strings, as Kafka clients give them). */
 export interface PartitionWatermarks {
@@ -65,11 +66,11 @@ export class ConsumerLagReader {
   private closed = false;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClient,
     private readonly groupId: string,
     private readonly topic: string,
   ) {
-    this.admin = kafka.admin();
+    this.admin = kafkajsClient(kafka).admin();
   }
 
   async read(): Promise<PartitionLag[]> {

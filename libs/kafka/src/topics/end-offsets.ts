@@ -1,13 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kafka } from 'kafkajs';
+import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
 /**
  * The high watermark of every non-empty partition of `topic`. A topic created a moment ago may
  * answer NOT_LEADER_FOR_PARTITION to ListOffsets while its leader settles, so retriable errors
  * are retried until `timeoutMs`.
  */
-export async function fetchEndOffsets(kafka: Kafka, topic: string, timeoutMs = 30_000): Promise<Map<number, bigint>> {
-  const admin = kafka.admin();
+export async function fetchEndOffsets(
+  kafka: KafkaClient,
+  topic: string,
+  timeoutMs = 30_000,
+): Promise<Map<number, bigint>> {
+  const admin = kafkajsClient(kafka).admin();
   await admin.connect();
   const deadline = Date.now() + timeoutMs;
   try {
