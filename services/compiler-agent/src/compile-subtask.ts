@@ -8,7 +8,7 @@ import {
   type TaskTransferData,
 } from '@baton/protocol';
 
-/** Where the compiler sends a compilation: seed 003's agent D. */
+/** Where the compiler sends a compilation: the reviewer. */
 export const REVIEWER_AGENT = 'reviewer_agent';
 
 function invalid(path: string, message: string): HandoffValidationError {
@@ -16,7 +16,7 @@ function invalid(path: string, message: string): HandoffValidationError {
 }
 
 /**
- * Seed 003's agent C on one round of a subtask: it compiles the worker's draft (attributes.draft,
+ * The compiler on one round of a subtask: it compiles the worker's draft (attributes.draft,
  * of the round in attributes.workflow.round) into attributes.compilation, keeping its quality, and
  * hands it to the reviewer. The draft itself is dropped: the compilation carries it.
  */

@@ -1,10 +1,9 @@
 import { defineAgent } from '@baton/agent-sdk';
-import type { Immutable, TaskTransferData } from '@baton/protocol';
 import { decideTransfer } from './decide-transfer.js';
 
 export const CUSTOMER_SERVICE = 'customer_service_agent';
 
-/** Seed 000's customer service agent; it takes whole tasks (TASK_TRANSFER) only. */
+/** The customer service agent; it takes whole tasks (TASK_TRANSFER) only. */
 export const agent = defineAgent({
   id: CUSTOMER_SERVICE,
   card: {
@@ -19,8 +18,7 @@ export const agent = defineAgent({
   handlers: {
     TASK_TRANSFER(handoff, act) {
       const decision = decideTransfer({
-        // The SDK calls this handler for TASK_TRANSFER handoffs only.
-        data: handoff.payload.data as Immutable<TaskTransferData>,
+        data: handoff.payload.data,
         priority: handoff.metadata.priority,
         history: handoff.context.user_interaction_history,
       });

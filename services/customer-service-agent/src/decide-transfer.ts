@@ -17,7 +17,7 @@ export type TransferDecision =
   | { kind: 'identify'; reply: string };
 
 /**
- * What customer service does with a transferred task, as seed 000's CustomerServiceAgent does:
+ * What customer service does with a transferred task:
  * - a network fault gets basic troubleshooting, then goes up to technical support as an
  *   ESCALATION (NETWORK_CONNECTIVITY, severity = the task's priority, the customer's words as
  *   symptoms) whose failure_handling_strategy names the level-3 network experts;

@@ -1,15 +1,14 @@
 import { loadRegistryConfig } from '@baton/agent-registry';
-import {
-  DEFAULT_INLINE_MAX_BYTES,
-  MAX_INLINE_MAX_BYTES,
-  integerSetting,
-  loadServiceConfig,
-  type ServiceConfig,
-} from '@baton/runtime';
+import { DEFAULT_INLINE_MAX_BYTES, MAX_INLINE_MAX_BYTES } from '@baton/negotiation';
+import { integerSetting, loadServiceConfig, type ServiceConfig } from '@baton/runtime';
+import { BatonError } from '@baton/errors';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
+import type { JwtSettings } from './access/jwt.js';
 
 export interface GatewayConfig extends ServiceConfig {
   apiKeys: ApiKey[];
+  /** Bearer JWTs of an OAuth2 issuer (BATON_JWT_*); undefined unless BATON_JWT_ISSUER is set. */
+  jwt: JwtSettings | undefined;
   /** Topics a replay may go to besides the dead letter's source; empty: the inbound topic and every agent inbox. */
   replayTargets: string[];
   /** How long a publish may wait for Kafka before the answer is 503. */
@@ -26,10 +25,52 @@ export interface GatewayConfig extends ServiceConfig {
 
 type Env = Record<string, string | undefined>;
 
+function setting(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function httpUrl(env: Env, name: string): string {
+  const value = setting(env, name);
+  const where = { path: `/env/${name}` };
+  if (value === undefined) throw new BatonError('CONFIG_INVALID', `${name} is required with BATON_JWT_ISSUER`, where);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new BatonError('CONFIG_INVALID', `${name} is not a URL: "${value}"`, where);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new BatonError('CONFIG_INVALID', `${name} must be an http(s) URL, not "${value}"`, where);
+  }
+  return url.href;
+}
+
+/** BATON_JWT_*: JWT authentication is off unless BATON_JWT_ISSUER is set; then the audience and key set URL are required. */
+function loadJwtSettings(env: Env): JwtSettings | undefined {
+  const issuer = setting(env, 'BATON_JWT_ISSUER');
+  if (issuer === undefined) return undefined;
+  const audience = setting(env, 'BATON_JWT_AUDIENCE');
+  if (audience === undefined) {
+    throw new BatonError('CONFIG_INVALID', 'BATON_JWT_AUDIENCE is required with BATON_JWT_ISSUER', {
+      path: '/env/BATON_JWT_AUDIENCE',
+    });
+  }
+  return {
+    issuer,
+    audience,
+    jwksUrl: httpUrl(env, 'BATON_JWT_JWKS_URL'),
+    rolesClaim: setting(env, 'BATON_JWT_ROLES_CLAIM') ?? 'roles',
+    sendersClaim: setting(env, 'BATON_JWT_SENDERS_CLAIM'),
+    jwksCooldownMs: 30_000,
+  };
+}
+
 export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfig> {
   return Object.freeze({
     ...loadServiceConfig('gateway', env),
     apiKeys: parseApiKeys(env.BATON_API_KEYS ?? ''),
+    jwt: loadJwtSettings(env),
     replayTargets: (env.BATON_REPLAY_TARGETS ?? '')
       .split(',')
       .map((topic) => topic.trim())

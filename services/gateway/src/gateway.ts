@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { AgentRegistryReader, AgentRegistryView, agentsTopicSpec } from '@baton/agent-registry';
 import { BatonError, isBatonError } from '@baton/errors';
 import {
@@ -10,23 +9,24 @@ import {
   TopicReader,
   TransactionalSender,
 } from '@baton/kafka';
+import { controlTopicCreator } from '@baton/negotiation';
 import {
-  controlTopicCreator,
+  component,
   createLogger,
   createServiceMetrics,
   HandoffPublisher,
-  listeningAddress,
-  type Logger,
+  Service,
+  type HttpServer,
 } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { AvroCodec, EventsCodec, HANDOFF_CODEC_SPEC, SchemaRegistryClient } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
 import { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { gatewayMetrics } from './gateway-metrics.js';
-import { buildGatewayApp } from './http/gateway-app.js';
+import { buildGatewayHttp } from './http/gateway-app.js';
 import { HandoffSubmitter } from './publishing/handoff-submitter.js';
 import { NegotiationSubmitter } from './publishing/negotiation-submitter.js';
 import { ReplayJobs } from './replay/replay-jobs.js';
@@ -41,157 +41,148 @@ function agentInboxPattern(prefix: string): RegExp {
 }
 
 /**
- * The gateway process: its HTTP app, the views it reads from Kafka (task timelines from the events
- * topic, dead letters from every DLQ topic, the audit trail), the publisher and the replayer.
+ * The gateway process: its HTTP server, the views it reads from Kafka (task timelines from the
+ * events topic, dead letters from every DLQ topic, the audit trail), the publisher and the
+ * replayer. Building connects to nothing. Its components, in start order: the schemas; the
+ * topics; the producers; the readers; the HTTP server last, so the API answers from views that
+ * have read their topics. A stop closes the HTTP server first (no new request), stops the replay
+ * jobs and readers, then the producers.
  */
-export class Gateway {
-  private closing: Promise<void> | undefined;
+export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ service: Service; http: HttpServer }> {
+  const logger = createLogger('gateway');
+  const topics = topicNames(config.topicPrefix);
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
+  const registryClient = new SchemaRegistryClient(config.schemaRegistry);
+  const codec = new AvroCodec(registryClient, HANDOFF_CODEC_SPEC);
+  const eventsCodec = EventsCodec.unregistered(registryClient);
+  const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
+  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
+  const metrics = gatewayMetrics(metricsRegistry);
+  const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
 
-  private constructor(
-    readonly app: FastifyInstance,
-    private readonly logger: Logger,
-    private readonly stopParts: () => Promise<void>,
-  ) {}
+  // The tracker's fold, bounded: past BATON_TIMELINE_TASKS the task updated least recently goes.
+  const tasks = new TaskBook({ maxTasks: config.timelineTasks });
+  const eventsReader = new TopicReader({
+    kafka,
+    groupId: `${readerGroup}.events`,
+    topics: [topics.events],
+    // A record is read as soon as it arrives whatever the wait; the gateway's stop waits as long for
+    // its DLQ and audit readers (stopped together) anyway, so a long wait costs nothing more here.
+    maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
+    onRecord: eventsFolder(eventsCodec, tasks, logger),
+  });
+  const audit = new AuditTrail();
+  const auditReader = new TopicReader({
+    kafka,
+    groupId: `${readerGroup}.audit`,
+    topics: [topics.audit],
+    // Written only when a dead letter is replayed.
+    maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
+    onRecord: (record) => audit.add(record),
+  });
+  const deadLetters = new DeadLetterStore(config.deadLettersPerTopic);
+  const deadLetterReader = new DeadLetterReader({
+    kafka,
+    prefix: topics.prefix,
+    groupId: `${readerGroup}.dlq`,
+    store: deadLetters,
+    logger,
+  });
 
-  static async start(config: Readonly<GatewayConfig>): Promise<Gateway> {
-    const logger = createLogger('gateway');
-    const topics = topicNames(config.topicPrefix);
-    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
-    const registryClient = new SchemaRegistryClient({ url: config.schemaRegistryUrl });
-    const [codec, eventsCodec] = await Promise.all([
-      createHandoffCodec(registryClient),
-      EventsCodec.create(registryClient),
-    ]);
-    const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
-    await createTopics(config.kafkaBrokers, [
-      { topic: topics.inbound, ...sizing },
-      { topic: topics.events, ...sizing },
-      { topic: topics.contexts, ...sizing },
-      { topic: topics.audit, ...sizing, configEntries: AUDIT_TOPIC_CONFIG },
-      agentsTopicSpec(topics.agents, sizing),
-    ]);
-    const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
-    const metrics = gatewayMetrics(metricsRegistry);
-    const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
+  const agentRegistry = new AgentRegistryView({ livenessWindowMs: config.livenessWindowMs });
+  const agentRegistryReader = new AgentRegistryReader({
+    kafka,
+    topic: topics.agents,
+    groupId: `${readerGroup}.agents`,
+    view: agentRegistry,
+    logger,
+  });
 
-    // The tracker's fold, bounded: past BATON_TIMELINE_TASKS the task updated least recently goes.
-    const tasks = new TaskBook({ maxTasks: config.timelineTasks });
-    const eventsReader = new TopicReader({
-      kafka,
-      groupId: `${readerGroup}.events`,
-      topics: [topics.events],
-      // A record is read as soon as it arrives whatever the wait; the gateway's stop waits as long for
-      // its DLQ and audit readers (stopped together) anyway, so a long wait costs nothing more here.
-      maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
-      onRecord: eventsFolder(eventsCodec, tasks, logger),
-    });
-    const audit = new AuditTrail();
-    const auditReader = new TopicReader({
-      kafka,
-      groupId: `${readerGroup}.audit`,
-      topics: [topics.audit],
-      // Written only when a dead letter is replayed.
-      maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
-      onRecord: (record) => audit.add(record),
-    });
-    const deadLetters = new DeadLetterStore(config.deadLettersPerTopic);
-    const deadLetterReader = new DeadLetterReader({
-      kafka,
-      prefix: topics.prefix,
-      groupId: `${readerGroup}.dlq`,
-      store: deadLetters,
-      logger,
-    });
+  const publisher = new HandoffPublisher(kafka, codec);
+  const sender = new TransactionalSender(kafka, readerGroup);
+  const inboxes = agentInboxPattern(topics.prefix);
+  const allowed = new Set(config.replayTargets);
+  const replayer = new Replayer({
+    sender,
+    codec,
+    auditTopic: topics.audit,
+    isAllowedTarget: (topic) =>
+      allowed.size > 0 ? allowed.has(topic) : topic === topics.inbound || inboxes.test(topic),
+    observe: (outcome) => metrics.replay(outcome),
+  });
+  const jobs = new ReplayJobs(deadLetters, replayer, logger);
+  // Negotiations get a transactional producer of their own, so a running bulk replay never delays their answer.
+  const negotiationSender = new TransactionalSender(kafka, `${readerGroup}.negotiations`);
+  const contexts = new ContextStore({ kafka, topic: topics.contexts });
+  const negotiations = new NegotiationSubmitter({
+    opener: {
+      contexts,
+      inlineMaxBytes: config.contextInlineMaxBytes,
+      ensureControlTopic: controlTopicCreator({ brokers: config.kafkaBrokers, topics, ...sizing }),
+    },
+    send: (records) => negotiationSender.send(records),
+    codecs: { lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged },
+    topics,
+    timeoutMs: config.publishTimeoutMs,
+  });
+  const readers = [eventsReader, auditReader, deadLetterReader, agentRegistryReader];
 
-    const agentRegistry = new AgentRegistryView({ livenessWindowMs: config.livenessWindowMs });
-    const agentRegistryReader = new AgentRegistryReader({
-      kafka,
-      topic: topics.agents,
-      groupId: `${readerGroup}.agents`,
-      view: agentRegistry,
-      logger,
-    });
-
-    const publisher = new HandoffPublisher(kafka, codec);
-    const sender = new TransactionalSender(kafka, readerGroup);
-    const inboxes = agentInboxPattern(topics.prefix);
-    const allowed = new Set(config.replayTargets);
-    const replayer = new Replayer({
-      sender,
+  const http = await buildGatewayHttp({
+    port: config.httpPort,
+    host: config.httpHost,
+    parts: {
+      submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
+      negotiations,
+      tasks,
+      listAgents: () =>
+        kafkaCall(() =>
+          listAgents(kafka, topics.prefix, () => ({
+            registered: agentRegistry.agents(new Date()),
+            known: new Set(agentRegistry.knownAgentIds()),
+          })),
+        ),
+      deadLetters,
+      audit,
       codec,
-      auditTopic: topics.audit,
-      isAllowedTarget: (topic) =>
-        allowed.size > 0 ? allowed.has(topic) : topic === topics.inbound || inboxes.test(topic),
-      observe: (outcome) => metrics.replay(outcome),
-    });
-    const jobs = new ReplayJobs(deadLetters, replayer, logger);
-    // Negotiations get a transactional producer of their own, so a running bulk replay never delays their answer.
-    const negotiationSender = new TransactionalSender(kafka, `${readerGroup}.negotiations`);
-    const contexts = new ContextStore({ kafka, topic: topics.contexts });
-    const negotiations = new NegotiationSubmitter({
-      opener: {
-        contexts,
-        inlineMaxBytes: config.contextInlineMaxBytes,
-        ensureControlTopic: controlTopicCreator({ brokers: config.kafkaBrokers, topics, ...sizing }),
-      },
-      send: (records) => negotiationSender.send(records),
-      codecs: { lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged },
-      topics,
-      timeoutMs: config.publishTimeoutMs,
-    });
-    const readers = [eventsReader, auditReader, deadLetterReader, agentRegistryReader];
-
-    const app = await buildGatewayApp({
-      parts: {
-        submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
-        negotiations,
-        tasks,
-        listAgents: () =>
-          kafkaCall(() =>
-            listAgents(kafka, topics.prefix, () => ({
-              registered: agentRegistry.agents(new Date()),
-              known: new Set(agentRegistry.knownAgentIds()),
-            })),
-          ),
-        deadLetters,
-        audit,
-        codec,
-        replayer,
-        jobs,
-      },
-      apiKeys: config.apiKeys,
-      logger,
-      metrics: metricsRegistry,
-      metricsOfRequest: metrics.request,
-      isReady: () => readers.every((reader) => reader.isRunning),
-    });
-    await Promise.all(readers.map((reader) => reader.start()));
-    await app.listen({ port: config.httpPort, host: config.httpHost });
-    const gateway = new Gateway(app, logger, async () => {
-      jobs.stopAll();
-      await Promise.all(readers.map((reader) => reader.stop()));
-      await Promise.all([publisher.close(), sender.close(), negotiationSender.close(), contexts.close()]);
-    });
-    logger.info(
-      { event: 'service.started', http: gateway.address(), api_keys: config.apiKeys.map((key) => key.name) },
-      'started',
-    );
-    return gateway;
-  }
-
-  address(): string {
-    return listeningAddress(this.app);
-  }
-
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.logger.info({ event: 'service.stopping' }, 'stopping');
-      await this.app.close();
-      await this.stopParts();
-      this.logger.info({ event: 'service.stopped' }, 'stopped');
-    })();
-    return this.closing;
-  }
+      replayer,
+      jobs,
+    },
+    apiKeys: config.apiKeys,
+    jwt: config.jwt,
+    logger,
+    metrics: metricsRegistry,
+    metricsOfRequest: metrics.request,
+    isReady: () => service.isReady(),
+  });
+  const service: Service = new Service({
+    name: 'gateway',
+    logger,
+    startedFacts: () => ({ http: http.address(), api_keys: config.apiKeys.map((key) => key.name) }),
+    components: [
+      component('schemas', { start: () => Promise.all([codec.register(), eventsCodec.register()]) }),
+      component('topics', {
+        start: () =>
+          createTopics(config.kafkaBrokers, [
+            { topic: topics.inbound, ...sizing },
+            { topic: topics.events, ...sizing },
+            { topic: topics.contexts, ...sizing },
+            { topic: topics.audit, ...sizing, configEntries: AUDIT_TOPIC_CONFIG },
+            agentsTopicSpec(topics.agents, sizing),
+          ]),
+      }),
+      component('producers', {
+        close: () => Promise.all([publisher.close(), sender.close(), negotiationSender.close(), contexts.close()]),
+      }),
+      component('readers', {
+        start: () => Promise.all(readers.map((reader) => reader.start())),
+        close: () => Promise.all(readers.map((reader) => reader.stop())),
+        isReady: () => readers.every((reader) => reader.isRunning),
+      }),
+      component('replay-jobs', { close: async () => jobs.stopAll() }),
+      http,
+    ],
+  });
+  return { service, http };
 }
 
 /** Admin calls that fail for want of Kafka answer 503, like publishing does. */

@@ -1,5 +1,5 @@
-import { createLogger, runUntilSignalled } from '@baton/runtime';
-import { Gateway } from './gateway.js';
+import { createLogger, runService } from '@baton/runtime';
+import { buildGateway } from './gateway.js';
 import { loadGatewayConfig } from './gateway-config.js';
 
-await runUntilSignalled(async () => Gateway.start(loadGatewayConfig()), createLogger('gateway'));
+await runService(async () => (await buildGateway(loadGatewayConfig())).service, createLogger('gateway'));

@@ -1,6 +1,6 @@
 import { agentGroupId, defineAgent, type AgentHandler } from '@baton/agent-sdk';
-import { createTopics } from '@baton/kafka';
-import { handoffRecord } from '@baton/runtime';
+import { compactedTopicSpec, createTopics } from '@baton/kafka';
+import { component, handoffRecord, type HandoffServiceContext } from '@baton/runtime';
 import { AnswerPublisher } from './answer-publisher.js';
 import { HUMAN_AGENT, answerHandoff } from './operator-answer.js';
 import { pendingRecord, pendingTopic } from './pending-record.js';
@@ -10,13 +10,65 @@ import { pendingEntryOf } from './pending-task.js';
 import { PendingTasks } from './pending-tasks.js';
 
 /** An approval or escalation waits in the pending topic, written in the same transaction as its offset. */
-const hold: AgentHandler = (handoff, act, { logger }) => {
+const hold: AgentHandler<'APPROVAL_REQUEST' | 'ESCALATION'> = (handoff, act, { logger }) => {
   act.emit(pendingRecord(pendingTopic(act.topics.prefix), pendingEntryOf(handoff, new Date())));
   logger.info({ event: 'pending.added', handoff_type: handoff.payload.handoff_type }, 'waiting for an operator');
 };
 
+interface Pending {
+  tasks: PendingTasks;
+  reader: PendingReader;
+  publisher: AnswerPublisher;
+}
+
+const pendingOf = new WeakMap<HandoffServiceContext, Pending>();
+
+/** The process's pending list, its reader and the operators' answer publisher: one per service. */
+function pending(context: HandoffServiceContext): Pending {
+  let parts = pendingOf.get(context);
+  if (parts === undefined) {
+    const { config, topics, kafka, logger } = context;
+    const tasks = new PendingTasks();
+    parts = {
+      tasks,
+      reader: new PendingReader({
+        kafka,
+        topic: pendingTopic(topics.prefix),
+        groupId: `${agentGroupId(topics, HUMAN_AGENT)}.pending-reader.${config.instanceId}`,
+        tasks,
+        logger,
+      }),
+      publisher: new AnswerPublisher(kafka, `${agentGroupId(topics, HUMAN_AGENT)}.answers.${config.instanceId}`),
+    };
+    pendingOf.set(context, parts);
+  }
+  return parts;
+}
+
 /**
- * Seed 002's human agent, with an HTTP API in place of the seed's console input: approvals and
+ * The pending topic read to its end and the answer publisher connected before the first handoff,
+ * both kept until the consumer has drained.
+ */
+function pendingStore(context: HandoffServiceContext) {
+  const { config, topics, logger } = context;
+  const topic = pendingTopic(topics.prefix);
+  const { tasks, reader, publisher } = pending(context);
+  return component('pending-store', {
+    start: async () => {
+      await createTopics(config.kafkaBrokers, [
+        compactedTopicSpec(topic, { numPartitions: config.partitions, replicationFactor: config.replicationFactor }),
+      ]);
+      await Promise.all([reader.start(), publisher.connect()]);
+      logger.info({ event: 'pending.loaded', topic, pending: tasks.list().length }, 'pending tasks loaded');
+    },
+    close: async () => {
+      await Promise.all([reader.stop(), publisher.close()]);
+    },
+  });
+}
+
+/**
+ * The human agent, with an HTTP API in place of console input: approvals and
  * escalations wait until an operator answers, and the answer goes back to the agent that asked.
  */
 export const agent = defineAgent({
@@ -31,40 +83,18 @@ export const agent = defineAgent({
     ],
   },
   handlers: { APPROVAL_REQUEST: hold, ESCALATION: hold },
+  components: (context) => [pendingStore(context)],
   routes(app, context) {
-    const { config, topics, kafka, logger, codec } = context;
+    const { topics, logger, codec } = context;
     const topic = pendingTopic(topics.prefix);
-    const tasks = new PendingTasks();
-    const reader = new PendingReader({
-      kafka,
-      topic,
-      groupId: `${agentGroupId(topics, HUMAN_AGENT)}.pending-reader.${config.instanceId}`,
-      tasks,
-      logger,
-    });
-    const publisher = new AnswerPublisher(kafka, `${agentGroupId(topics, HUMAN_AGENT)}.answers.${config.instanceId}`);
-    // The chassis makes the app ready before its consumer starts and closes it after the consumer
-    // has drained, so the pending list is loaded before the first handoff and kept to the last.
-    app.addHook('onReady', async () => {
-      await createTopics(config.kafkaBrokers, [
-        {
-          topic,
-          numPartitions: config.partitions,
-          replicationFactor: config.replicationFactor,
-          configEntries: [{ name: 'cleanup.policy', value: 'compact' }],
-        },
-      ]);
-      await Promise.all([reader.start(), publisher.connect()]);
-      logger.info({ event: 'pending.loaded', topic, pending: tasks.list().length }, 'pending tasks loaded');
-    });
-    app.addHook('onClose', async () => {
-      await Promise.all([reader.stop(), publisher.close()]);
-    });
     registerPendingRoutes(app, {
-      tasks,
+      tasks: pending(context).tasks,
       async answer(entry, answer) {
         const message = answerHandoff(entry, answer);
-        await publisher.publish(handoffRecord(codec, topics.inbound, message), { topic, key: entry.task.task_id });
+        await pending(context).publisher.publish(handoffRecord(codec, topics.inbound, message), {
+          topic,
+          key: entry.task.task_id,
+        });
         logger.info(
           {
             event: 'pending.answered',

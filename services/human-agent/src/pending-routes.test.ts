@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseHandoff, type HandoffMessage } from '@baton/protocol';
-import type { Handoff } from '@baton/runtime';
+import { createLogger, createServiceMetrics, HttpServer, type Handoff } from '@baton/runtime';
 import { answerHandoff, type OperatorAnswer } from './operator-answer.js';
 import { registerPendingRoutes } from './pending-routes.js';
 import { pendingEntryOf, type PendingEntry } from './pending-task.js';
@@ -19,7 +19,14 @@ function build(publish: (entry: PendingEntry, answer: OperatorAnswer) => Promise
   const tasks = new PendingTasks();
   tasks.apply(entry.task.task_id, entry);
   const answered: [PendingEntry, OperatorAnswer][] = [];
-  app = Fastify();
+  // The chassis's HTTP server, so errors are answered as every service answers them.
+  app = new HttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    isReady: () => true,
+    metrics: createServiceMetrics({ service: 'human-agent-test' }),
+    logger: createLogger('human-agent-test', 'silent'),
+  }).app;
   registerPendingRoutes(app, {
     tasks,
     answer: async (pending, answer) => {
@@ -56,15 +63,19 @@ describe('the pending API', () => {
     expect(tasks.list()).toEqual([]);
     const again = await answerTo('task-refund-003', { decision: 'APPROVED' });
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ code: 'PENDING_TASK_NOT_FOUND', message: 'no pending task "task-refund-003"' });
+    expect(again.json()).toEqual({
+      error: { code: 'PENDING_TASK_NOT_FOUND', message: 'no pending task "task-refund-003"', path: '/taskId' },
+    });
     expect(answered).toHaveLength(1);
   });
 
-  it('refuses a bad body with 400 before looking for the task', async () => {
+  it('refuses a bad answer, or a body that is not JSON, with 400 before looking for the task', async () => {
     const { tasks, answered } = build(async () => approval);
     const response = await answerTo('task-refund-003', { decision: 'MAYBE' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 'ANSWER_INVALID', message: 'decision must be "APPROVED" or "DENIED"' });
+    expect(response.json()).toEqual({
+      error: { code: 'ANSWER_INVALID', message: 'decision must be "APPROVED" or "DENIED"' },
+    });
     const garbled = await app.inject({
       method: 'POST',
       url: '/v1/pending/task-refund-003/answer',
@@ -72,7 +83,7 @@ describe('the pending API', () => {
       payload: '{"decision":',
     });
     expect(garbled.statusCode).toBe(400);
-    expect(garbled.json()).toMatchObject({ code: 'ANSWER_INVALID' });
+    expect(garbled.json()).toMatchObject({ error: { code: 'REQUEST_INVALID' } });
     expect(answered).toEqual([]);
     expect(tasks.list()).toEqual([entry.task]);
   });
@@ -84,9 +95,9 @@ describe('the pending API', () => {
     const response = await answerTo('task-refund-003', { decision: 'DENIED' });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({
-      code: 'KAFKA_UNAVAILABLE',
-      message: 'the answer could not be published: broker down',
+      error: { code: 'KAFKA_UNAVAILABLE', message: 'the answer could not be published: broker down' },
     });
+    expect(response.headers['retry-after']).toBe('5');
     expect(tasks.list()).toEqual([entry.task]);
   });
 });

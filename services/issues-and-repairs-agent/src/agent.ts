@@ -1,5 +1,4 @@
 import { defineAgent, type AgentDefinition } from '@baton/agent-sdk';
-import type { Immutable, ProvideInformationData, TaskTransferData } from '@baton/protocol';
 import { handleIssue } from './handle-issue.js';
 import { refundAnswer } from './refund-answer.js';
 import type { RefundPolicy } from './refund-policy.js';
@@ -7,7 +6,7 @@ import type { RefundPolicy } from './refund-policy.js';
 export const ISSUES_AND_REPAIRS_AGENT = 'issues_and_repairs_agent';
 
 /**
- * Seed 002's issues and repairs agent. A refund is an `execute_refund` entry in the ledger,
+ * The issues and repairs agent. A refund is an `execute_refund` entry in the ledger,
  * written exactly once with the handled message, whether executed at once or on a human's approval.
  */
 export function issuesAndRepairsAgent(policy: RefundPolicy): AgentDefinition {
@@ -25,8 +24,7 @@ export function issuesAndRepairsAgent(policy: RefundPolicy): AgentDefinition {
     },
     handlers: {
       TASK_TRANSFER(handoff, act) {
-        // The SDK calls each handler with its own handoff_type only.
-        const decision = handleIssue(handoff.payload.data as Immutable<TaskTransferData>, policy);
+        const decision = handleIssue(handoff.payload.data, policy);
         switch (decision.kind) {
           case 'hand-back':
             act.handOff(decision.handoff);
@@ -45,10 +43,7 @@ export function issuesAndRepairsAgent(policy: RefundPolicy): AgentDefinition {
         act.complete(decision.summary);
       },
       PROVIDE_INFORMATION(handoff, act) {
-        const decision = refundAnswer(
-          handoff.metadata.sender_id,
-          handoff.payload.data as Immutable<ProvideInformationData>,
-        );
+        const decision = refundAnswer(handoff.metadata.sender_id, handoff.payload.data);
         if (decision.kind === 'refund') act.recordEffect('execute_refund', { ...decision.refund });
         act.replyToUser(decision.reply);
         act.complete(decision.summary);

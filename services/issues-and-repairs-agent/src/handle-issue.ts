@@ -7,7 +7,7 @@ import type { RefundPolicy } from './refund-policy.js';
 export const HUMAN_AGENT = 'human_agent';
 export const TRIAGE_AGENT = 'triage_agent';
 
-/** The arguments of seed 002's execute_refund(item_id, reason), as recorded in the ledger. */
+/** The arguments of the execute_refund(item_id, reason) tool, as recorded in the ledger. */
 export interface Refund {
   item_id: string;
   reason: string;
@@ -29,14 +29,14 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * Seed 002's issues and repairs agent, without the probing questions:
- * - REPAIR gets a fix to try (the seed's "propose a fix"), and the task completes;
+ * The issues and repairs agent, without the probing questions:
+ * - REPAIR gets a fix to try ("propose a fix"), and the task completes;
  * - REFUND (or RETURN) finds the item (attributes.item_id, else look_up_item on attributes.product
  *   or the summary) and executes the refund, with attributes.reason or the summary as the reason,
  *   when the amount is absent or at most the automatic limit in US dollars; an amount above the
  *   limit, in another currency or unreadable goes to human_agent as an APPROVAL_REQUEST whose
  *   justification is the reason and whose subject is the item;
- * - anything else goes back to triage, as the seed's transfer_back_to_triage.
+ * - anything else goes back to triage (a transfer_back_to_triage).
  */
 export function handleIssue(data: Immutable<TaskTransferData>, policy: RefundPolicy): IssueDecision {
   if (data.issue_category === 'REPAIR') {

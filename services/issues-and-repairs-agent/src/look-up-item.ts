@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Seed 002's look_up_item(search_query), which always answers item_132612938, made to tell items
+ * A look_up_item(search_query) tool that, instead of always answering item_132612938, tells items
  * apart: the same description (whatever its case and spacing) always gives the same id, in the
- * seed's form `item_` and nine digits.
+ * form `item_` and nine digits.
  */
 export function lookUpItem(searchQuery: string): string {
   const normalised = searchQuery.trim().toLowerCase().replace(/\s+/g, ' ');

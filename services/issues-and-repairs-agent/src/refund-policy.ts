@@ -5,7 +5,7 @@ export interface RefundPolicy {
   autoLimitUsd: number;
 }
 
-/** Seed 002 refunds without asking anyone; Baton asks a human above this. */
+/** Refunds up to this go through without asking anyone; above it Baton asks a human. */
 export const DEFAULT_AUTO_LIMIT_USD = 100;
 
 /** Reads REFUND_AUTO_LIMIT (US dollars) once at start; a bad value stops the agent with CONFIG_INVALID. */

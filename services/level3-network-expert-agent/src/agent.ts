@@ -1,11 +1,10 @@
 import { defineAgent } from '@baton/agent-sdk';
-import type { EscalationData, Immutable } from '@baton/protocol';
 import { diagnoseRootCause } from './diagnose-root-cause.js';
 
 export const LEVEL3_NETWORK_EXPERTS = 'level3_network_expert_agent_pool';
 
 /**
- * Seed 000's level-3 network experts: the end of the escalation chain. They take escalations
+ * The level-3 network experts: the end of the escalation chain. They take escalations
  * only, find the root cause, record its remedy in the ledger, tell the customer and complete.
  */
 export const agent = defineAgent({
@@ -21,8 +20,7 @@ export const agent = defineAgent({
   },
   handlers: {
     ESCALATION(handoff, act) {
-      // The SDK calls this handler for ESCALATION handoffs only.
-      const diagnosis = diagnoseRootCause(handoff.payload.data as Immutable<EscalationData>);
+      const diagnosis = diagnoseRootCause(handoff.payload.data);
       act.recordEffect(diagnosis.effect, diagnosis.args);
       act.replyToUser(diagnosis.reply);
       act.complete(`Root cause: ${diagnosis.rootCause}. Remedy: ${diagnosis.effect}.`);

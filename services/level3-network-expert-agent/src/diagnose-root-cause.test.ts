@@ -10,7 +10,7 @@ const escalation = (technical_details: EscalationData['technical_details']): Esc
 });
 
 describe('diagnoseRootCause', () => {
-  it('blames the seed’s RouterX-Pro firmware and pushes the fixed release', () => {
+  it('blames the reference escalation’s RouterX-Pro firmware and pushes the fixed release', () => {
     expect(
       diagnoseRootCause(
         escalation({

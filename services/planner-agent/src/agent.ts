@@ -1,7 +1,8 @@
 import { agentGroupId, defineAgent, type AgentHandler } from '@baton/agent-sdk';
 import { BatonError } from '@baton/errors';
-import { createTopics } from '@baton/kafka';
-import { HandoffValidationError, type Immutable, type NotificationData, type TaskTransferData } from '@baton/protocol';
+import { compactedTopicSpec, createTopics } from '@baton/kafka';
+import { component } from '@baton/runtime';
+import { HandoffValidationError } from '@baton/protocol';
 import { readPlannerSettings, type PlannerSettings } from './planner-settings.js';
 import { subtaskHandoffs } from './subtask-handoffs.js';
 import { planWorkflow } from './workflow-request.js';
@@ -19,7 +20,7 @@ export const PLANNER_AGENT = 'planner_agent';
 type Env = Record<string, string | undefined>;
 
 /**
- * Seed 003's agent A. A TASK_TRANSFER (issue_category WORKFLOW) carries a requirement: the planner
+ * The workflow's planner. A TASK_TRANSFER (issue_category WORKFLOW) carries a requirement: the planner
  * splits it into N child tasks, each with its own task_id and metadata.parent_task_ids [parent],
  * and hands them to the worker. Each child's end comes back as a NOTIFICATION to the parent task
  * (so the reports of one parent arrive in order, on one partition); when the last child has
@@ -39,7 +40,7 @@ export function plannerAgent(env: Env = process.env) {
     return { settings, workflows: store };
   };
 
-  const plan: AgentHandler = async (handoff, act, { logger }) => {
+  const plan: AgentHandler<'TASK_TRANSFER'> = async (handoff, act, { logger }) => {
     const parent = handoff.metadata.task_id;
     const { settings: defaults, workflows } = await ready();
     if (workflows.get(parent) !== undefined) {
@@ -47,7 +48,7 @@ export function plannerAgent(env: Env = process.env) {
       logger.info({ event: 'workflow.already_planned' }, 'task already split; request ignored');
       return;
     }
-    const workflow = planWorkflow(handoff.payload.data as Immutable<TaskTransferData>, defaults);
+    const workflow = planWorkflow(handoff.payload.data, defaults);
     for (const next of subtaskHandoffs(parent, workflow, PLANNER_AGENT)) act.handOff(next);
     act.emit(workflows.record(startWorkflow(parent, workflow, new Date())));
     logger.info(
@@ -56,8 +57,8 @@ export function plannerAgent(env: Env = process.env) {
     );
   };
 
-  const childEnded: AgentHandler = async (handoff, act, { logger }) => {
-    const report = readChildReport(handoff.payload.data as Immutable<NotificationData>, handoff.metadata.message_id);
+  const childEnded: AgentHandler<'NOTIFICATION'> = async (handoff, act, { logger }) => {
+    const report = readChildReport(handoff.payload.data, handoff.metadata.message_id);
     if (report === undefined) return;
     const parent = handoff.metadata.task_id;
     const { workflows } = await ready();
@@ -105,7 +106,7 @@ export function plannerAgent(env: Env = process.env) {
     handlers: { TASK_TRANSFER: plan, NOTIFICATION: childEnded },
     // Each decision reads the workflow state the previous report of the same parent wrote.
     readsOwnOutputs: true,
-    routes(app, context) {
+    components(context) {
       const { config, topics, kafka, logger } = context;
       const read = readPlannerSettings(env);
       settings = read;
@@ -117,22 +118,23 @@ export function plannerAgent(env: Env = process.env) {
         logger,
       });
       store = workflows;
-      // The chassis makes the app ready before its consumer starts and closes it after the consumer
-      // has drained, so the workflows are being read before the first handoff and kept to the last;
-      // each decision syncs the store first.
-      app.addHook('onReady', async () => {
-        await createTopics(config.kafkaBrokers, [
-          {
-            topic,
-            numPartitions: config.partitions,
-            replicationFactor: config.replicationFactor,
-            configEntries: [{ name: 'cleanup.policy', value: 'compact' }],
+      // Started before the consumer and closed after it has drained, so the workflows are being read
+      // before the first handoff and kept to the last; each decision syncs the store first.
+      return [
+        component('workflow-store', {
+          start: async () => {
+            await createTopics(config.kafkaBrokers, [
+              compactedTopicSpec(topic, {
+                numPartitions: config.partitions,
+                replicationFactor: config.replicationFactor,
+              }),
+            ]);
+            await workflows.start();
+            logger.info({ event: 'workflows.reading', topic, ...read }, 'reading workflows');
           },
-        ]);
-        await workflows.start();
-        logger.info({ event: 'workflows.reading', topic, ...read }, 'reading workflows');
-      });
-      app.addHook('onClose', () => workflows.stop());
+          close: () => workflows.stop(),
+        }),
+      ];
     },
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readPlannerSettings } from './planner-settings.js';
 
 describe('readPlannerSettings', () => {
-  it("defaults to seed 003's 10 subtasks and 3 review rounds", () => {
+  it('defaults to 10 subtasks and 3 review rounds', () => {
     expect(readPlannerSettings({})).toEqual({ defaultSubtasks: 10, defaultReviewRounds: 3 });
   });
 

@@ -4,7 +4,7 @@ import { BatonError } from '@baton/errors';
 export const SUBTASK_LIMITS = { min: 1, max: 100 } as const;
 export const REVIEW_ROUND_LIMITS = { min: 1, max: 10 } as const;
 
-/** What a workflow request that states neither gets: seed 003's 10 subtasks, reviewed at most 3 times. */
+/** What a workflow request that states neither gets: 10 subtasks, each reviewed at most 3 times. */
 export interface PlannerSettings {
   defaultSubtasks: number;
   defaultReviewRounds: number;

@@ -1,7 +1,7 @@
 import type { NextHandoff } from '@baton/agent-sdk';
 import type { WorkflowPlan } from './workflow-request.js';
 
-/** Seed 003's agent B: does each subtask, and does it again on the reviewer's feedback. */
+/** The worker: does each subtask, and does it again on the reviewer's feedback. */
 export const WORKER_AGENT = 'worker_agent';
 
 /** The issue_category of a subtask's messages between the worker, the compiler and the reviewer. */

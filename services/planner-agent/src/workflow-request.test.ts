@@ -14,7 +14,7 @@ function request(attributes?: JsonObject): TaskTransferData {
 }
 
 describe('planWorkflow', () => {
-  it('splits a requirement into seed 003’s 10 subtasks, each to be reviewed 3 times', () => {
+  it('splits a requirement into 10 subtasks by default, each to be reviewed 3 times', () => {
     const plan = planWorkflow(request(), settings);
     expect(plan.requirement).toBe('Write the user guide');
     expect(plan.max_review_rounds).toBe(3);

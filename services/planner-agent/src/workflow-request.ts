@@ -22,7 +22,7 @@ export interface PlannedSubtask {
   required_quality: number;
 }
 
-/** What the planner makes of a requirement: seed 003's agent A splitting it into subtasks. */
+/** What the planner makes of a requirement: the planner splitting it into subtasks. */
 export interface WorkflowPlan {
   requirement: string;
   /** K: how many times at most each subtask is reviewed. */

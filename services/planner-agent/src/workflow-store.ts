@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '@baton/errors';
 import {
-  createProducer,
-  LONG_POLL_MAX_WAIT_MS,
-  READER_HEARTBEAT_INTERVAL_MS,
-  readerGroupId,
-  type Consumer,
-  type Kafka,
+  fetchTopicPartitions,
+  RecordProducer,
+  TopicReader,
+  type ConsumedRecord,
+  type KafkaClient,
   type OutputRecord,
-  type Producer,
 } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import { parseWorkflowState, type WorkflowState } from './workflow-state.js';
@@ -25,7 +23,7 @@ export function workflowsTopic(prefix: string): string {
 }
 
 export interface WorkflowStoreOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   topic: string;
   /** A group of this instance's own, which never commits: every start reads the topic from the beginning. */
   groupId: string;
@@ -48,20 +46,21 @@ export interface WorkflowStoreOptions {
 export class WorkflowStore {
   private readonly workflows = new Map<string, WorkflowState>();
   private readonly barriers = new Map<string, { partitions: Set<number>; seen: () => void }>();
-  private readonly consumer: Consumer;
-  private readonly producer: Producer;
+  private readonly reader: TopicReader;
+  private readonly producer: RecordProducer;
   private partitions: number[] = [];
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: WorkflowStoreOptions) {
-    this.consumer = options.kafka.consumer({
-      groupId: readerGroupId(options.groupId),
-      // A barrier is read as soon as it is written: the broker answers a waiting fetch when data arrives.
-      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
-      heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
-      readUncommitted: false,
+    // Live, committed records only: a barrier is read as soon as it is written (the broker answers
+    // a waiting fetch when data arrives), once every transaction before it has ended.
+    this.reader = new TopicReader({
+      kafka: options.kafka,
+      groupId: options.groupId,
+      topics: [options.topic],
+      onRecord: (record) => this.apply(record),
     });
-    this.producer = createProducer(options.kafka, { idempotent: true, maxInFlightRequests: 1 });
+    this.producer = new RecordProducer(options.kafka);
   }
 
   /**
@@ -71,24 +70,9 @@ export class WorkflowStore {
    * calls `sync` first, by which time it has.
    */
   async start(): Promise<void> {
-    const admin = this.options.kafka.admin();
-    await admin.connect();
-    try {
-      const metadata = await admin.fetchTopicMetadata({ topics: [this.options.topic] });
-      this.partitions = (metadata.topics[0]?.partitions ?? [])
-        .map((partition) => partition.partitionId)
-        .sort((a, b) => a - b);
-    } finally {
-      await admin.disconnect();
-    }
+    this.partitions = await fetchTopicPartitions(this.options.kafka, this.options.topic);
     await this.producer.connect();
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
-    await this.consumer.run({
-      autoCommit: false,
-      eachMessage: async ({ partition, message }) =>
-        this.apply(partition, message.key?.toString(), message.value ?? null),
-    });
+    await this.reader.start();
   }
 
   /** The workflow of `parentTaskId` as last committed, or undefined when it was never planned. */
@@ -116,11 +100,9 @@ export class WorkflowStore {
     // Observed here so a timeout while sending is not an unhandled rejection.
     seen.catch(() => undefined);
     try {
-      await this.producer.send({
-        topic: this.options.topic,
-        acks: -1,
-        messages: this.partitions.map((partition) => ({ key: BARRIER_KEY, value: id, partition })),
-      });
+      await this.producer.send(
+        this.partitions.map((partition) => ({ topic: this.options.topic, key: BARRIER_KEY, value: id, partition })),
+      );
     } catch (error) {
       this.barriers.get(id)?.seen();
       this.barriers.delete(id);
@@ -143,13 +125,13 @@ export class WorkflowStore {
 
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      await Promise.allSettled([this.consumer.disconnect(), this.producer.disconnect()]);
+      await Promise.allSettled([this.reader.stop(), this.producer.disconnect()]);
     })();
     return this.stopping;
   }
 
-  private apply(partition: number, key: string | undefined, value: Buffer | null): void {
-    if (key === undefined) return;
+  private apply({ partition, key, value }: ConsumedRecord): void {
+    if (key === null) return;
     if (key === BARRIER_KEY) {
       const id = value?.toString() ?? '';
       const barrier = this.barriers.get(id);

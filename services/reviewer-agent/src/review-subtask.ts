@@ -8,7 +8,7 @@ import {
   type TaskTransferData,
 } from '@baton/protocol';
 
-/** Where feedback goes: seed 003's agent B, who does the subtask again. */
+/** Where feedback goes: the worker, who does the subtask again. */
 export const WORKER_AGENT = 'worker_agent';
 /** Whom a subtask's end is reported to when attributes.workflow.report_to names no one. */
 export const DEFAULT_REPORT_TO = 'planner_agent';
@@ -25,7 +25,7 @@ export type Review =
   | { kind: 'approved'; verdict: Verdict; summary: string; reports: NextHandoff<'NOTIFICATION'>[] };
 
 /**
- * Seed 003's agent D on one round of a subtask, by a fixed rule: the compilation is approved when
+ * The reviewer on one round of a subtask, by a fixed rule: the compilation is approved when
  * its quality reaches attributes.workflow.required_quality (default: max_rounds), and accepted
  * when the round is the last one (max_rounds), so a subtask is reviewed at most max_rounds times.
  * Otherwise the feedback goes back to the worker as the next round. An approved subtask is

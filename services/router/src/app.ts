@@ -4,8 +4,10 @@ import type { ConsumerObserver, OutputRecord } from '@baton/kafka';
 import {
   Counter,
   METRIC_NAMES,
+  component,
   eventLabels,
   outcomeRecord,
+  type Component,
   type HandoffServiceContext,
   type HandoffServiceDefinition,
   type Registry,
@@ -46,9 +48,6 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
   };
 }
 
-/** The service's HTTP app, as the chassis hands it to registerRoutes. */
-type HttpApp = Parameters<NonNullable<HandoffServiceDefinition['registerRoutes']>>[0];
-
 export interface RouterOptions {
   /** BATON_LIVENESS_WINDOW_MS and the rest, see loadRegistryConfig. */
   registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>;
@@ -57,7 +56,7 @@ export interface RouterOptions {
 
 /**
  * The router's view of the agent registry: read from `<prefix>.agents` to its end before the
- * router takes its first handoff (the HTTP app is ready before the consumer starts), then followed.
+ * router takes its first handoff (the chassis starts components before the consumer), then followed.
  */
 class RouterRegistry {
   readonly view: AgentRegistryView;
@@ -74,7 +73,7 @@ class RouterRegistry {
     };
   }
 
-  register(app: HttpApp, { config, topics, kafka, logger }: HandoffServiceContext): void {
+  component({ config, topics, kafka, logger }: HandoffServiceContext): Component {
     const reader = new AgentRegistryReader({
       kafka,
       topic: topics.agents,
@@ -82,24 +81,27 @@ class RouterRegistry {
       view: this.view,
       logger,
     });
-    app.addHook('onReady', async () => {
-      await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
-        numPartitions: config.partitions,
-        replicationFactor: config.replicationFactor,
-      });
-      await reader.start();
-      const agents = this.view.agents(new Date());
-      logger.info(
-        {
-          event: 'registry.loaded',
-          topic: topics.agents,
-          agents: agents.length,
-          live: agents.filter((a) => a.live).length,
-        },
-        'agent registry read',
-      );
+    return component('registry-reader', {
+      start: async () => {
+        await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
+          numPartitions: config.partitions,
+          replicationFactor: config.replicationFactor,
+        });
+        await reader.start();
+        const agents = this.view.agents(new Date());
+        logger.info(
+          {
+            event: 'registry.loaded',
+            topic: topics.agents,
+            agents: agents.length,
+            live: agents.filter((a) => a.live).length,
+          },
+          'agent registry read',
+        );
+      },
+      close: () => reader.stop(),
+      isReady: () => reader.isRunning,
     });
-    app.addHook('onClose', () => reader.stop());
   }
 }
 
@@ -168,6 +170,6 @@ export function routerService(
             ],
     }),
     observer: ({ metrics }) => routedMetrics(metrics),
-    registerRoutes: (app, context) => registry.register(app, context),
+    components: (context) => [registry.component(context)],
   };
 }

@@ -1,10 +1,9 @@
 import { defineAgent } from '@baton/agent-sdk';
-import type { Immutable, TaskTransferData } from '@baton/protocol';
 import { takeOrder } from './take-order.js';
 
 export const SALES_AGENT = 'sales_agent';
 
-/** Seed 002's sales agent: an order is an `execute_order` entry in the ledger, written exactly once. */
+/** The sales agent: an order is an `execute_order` entry in the ledger, written exactly once. */
 export const agent = defineAgent({
   id: SALES_AGENT,
   card: {
@@ -18,9 +17,8 @@ export const agent = defineAgent({
   },
   handlers: {
     TASK_TRANSFER(handoff, act) {
-      // The SDK calls each handler with its own handoff_type only.
       const decision = takeOrder({
-        data: handoff.payload.data as Immutable<TaskTransferData>,
+        data: handoff.payload.data,
         history: handoff.context.user_interaction_history,
       });
       if (decision.kind === 'hand-back') {

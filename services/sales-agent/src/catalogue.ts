@@ -1,12 +1,12 @@
 export interface CatalogueItem {
   product: string;
-  /** Whole US dollars, as seed 002's execute_order(product, price: int) takes it ("Price should be in USD"). */
+  /** Whole US dollars, as the execute_order(product, price: int) tool takes it ("Price should be in USD"). */
   priceUsd: number;
   /** Words that name the product in a customer's request. */
   keywords: readonly string[];
 }
 
-/** What ACME sells: seed 002's roadrunner-catching gadgets, and the mesh kit of the protocol examples. */
+/** What ACME sells: roadrunner-catching gadgets, and the mesh kit of the protocol examples. */
 export const CATALOGUE: readonly CatalogueItem[] = [
   { product: 'RouterX-Pro mesh kit', priceUsd: 299, keywords: ['mesh', 'routerx', 'routerx-pro', 'router'] },
   { product: 'ACME Rocket Skates', priceUsd: 1200, keywords: ['skates', 'rocket', 'roller'] },

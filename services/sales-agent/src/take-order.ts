@@ -19,11 +19,11 @@ const USER_SENDERS = new Set(['user', 'customer']);
 export const CATALOGUE_REPLY = `We sell ${CATALOGUE.map(({ product, priceUsd }) => `${product} ($${priceUsd})`).join(', ')}. Which one would you like?`;
 
 /**
- * Seed 002's sales agent without the sales talk: a request that names a catalogue product (in
+ * The sales agent without the sales talk: a request that names a catalogue product (in
  * attributes.product, the summary, or what the customer said, in that order) is ordered at the
- * catalogue's price; the request to buy stands for the seed's "Confirm order? y/n". A request that
- * names no product gets the catalogue. A task that is not about sales goes back to triage, as the
- * seed's transfer_back_to_triage.
+ * catalogue's price; the request to buy stands for a chat agent's "Confirm order? y/n". A request that
+ * names no product gets the catalogue. A task that is not about sales goes back to triage (a
+ * transfer_back_to_triage).
  */
 export function takeOrder({ data, history }: OrderFacts): OrderDecision {
   if (data.issue_category !== 'SALES') {

@@ -1,11 +1,10 @@
 import { defineAgent } from '@baton/agent-sdk';
-import type { EscalationData, Immutable, ProvideInformationData, StatusUpdateData } from '@baton/protocol';
 import { decideEscalation } from './decide-escalation.js';
 
 export const TECHNICAL_SUPPORT = 'technical_support_agent_pool';
 
 /**
- * Seed 000's technical support pool. It takes escalations, and the progress reports and answers
+ * The technical support pool. It takes escalations, and the progress reports and answers
  * other agents send about tasks it passed on, which it logs; other handoff types are not its work
  * and are dead-lettered with NO_HANDLER.
  */
@@ -22,8 +21,7 @@ export const agent = defineAgent({
   },
   handlers: {
     ESCALATION(handoff, act) {
-      // The SDK calls each handler with its own handoff_type only.
-      const data = handoff.payload.data as Immutable<EscalationData>;
+      const { data } = handoff.payload;
       const decision = decideEscalation(data, handoff.instructions.failure_handling_strategy);
       if (decision.kind === 'resolve') {
         act.replyToUser(decision.reply);
@@ -34,14 +32,14 @@ export const agent = defineAgent({
       if (decision.notice !== undefined) act.replyToUser(decision.notice);
     },
     STATUS_UPDATE(handoff, _act, { logger }) {
-      const data = handoff.payload.data as Immutable<StatusUpdateData>;
+      const { data } = handoff.payload;
       logger.info(
         { event: 'status_update.received', sender_id: handoff.metadata.sender_id, status: data.status },
         data.details ?? data.status,
       );
     },
     PROVIDE_INFORMATION(handoff, _act, { logger }) {
-      const data = handoff.payload.data as Immutable<ProvideInformationData>;
+      const { data } = handoff.payload;
       logger.info(
         {
           event: 'information.received',

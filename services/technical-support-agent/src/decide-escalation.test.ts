@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EscalationData } from '@baton/protocol';
 import { beyondTier2, decideEscalation } from './decide-escalation.js';
 
-// The escalation of seed 000's example message.
+// The escalation of the reference example message.
 const seed: EscalationData = {
   issue_category: 'NETWORK_CONNECTIVITY',
   severity: 'CRITICAL',
@@ -27,7 +27,7 @@ const simple = (
 });
 
 describe('beyondTier2', () => {
-  it('gives every reason the seed’s escalation is beyond tier 2', () => {
+  it('gives every reason the reference escalation is beyond tier 2', () => {
     expect(beyondTier2(seed)).toEqual([
       'severity is CRITICAL',
       'logs log_file_id_123 need expert analysis',
@@ -56,7 +56,7 @@ describe('beyondTier2', () => {
 });
 
 describe('decideEscalation', () => {
-  it('runs a remote diagnostic and escalates the seed’s escalation to its escalate_to, telling the customer of the delay', () => {
+  it('runs a remote diagnostic and escalates the reference escalation to its escalate_to, telling the customer of the delay', () => {
     expect(decideEscalation(seed, seedStrategy)).toEqual({
       kind: 'escalate',
       action: {

@@ -5,7 +5,7 @@ import { tier2Fix } from './tier2-playbook.js';
 /** Where an escalation goes when its sender named no escalate_to: a person takes it. */
 export const HUMAN_AGENT = 'human_agent';
 
-// Seed 000's fallback_action: the customer is told that resolving the task will take longer.
+// The reference escalation's fallback_action: the customer is told that resolving the task will take longer.
 const NOTIFY_CUSTOMER_OF_DELAY = 'notify_customer_of_delay';
 const DELAY_NOTICE =
   'Your connection problem needs a network specialist, so resolving it will take a little longer. We will be in touch as soon as we know more.';
@@ -38,7 +38,7 @@ export function beyondTier2(data: Immutable<EscalationData>): string[] {
 }
 
 /**
- * What technical support does with an escalation, as seed 000's TechnicalSupportAgent does: a
+ * What technical support does with an escalation: a
  * fault beyond tier 2 gets a remote diagnostic and goes on to failure_handling_strategy.escalate_to
  * (to a human when there is none); any other fault is resolved with the playbook's fix.
  */

@@ -1,5 +1,5 @@
-import { createLogger, runUntilSignalled } from '@baton/runtime';
-import { Tracker } from './tracker.js';
+import { createLogger, runService } from '@baton/runtime';
+import { buildTracker } from './tracker.js';
 import { loadTrackerConfig } from './tracker-config.js';
 
-await runUntilSignalled(async () => Tracker.start(loadTrackerConfig()), createLogger('tracker'));
+await runService(() => buildTracker(loadTrackerConfig()).service, createLogger('tracker'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceMetrics } from '@baton/runtime';
+import { createLogger, createServiceMetrics, HttpServer } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { buildTrackerApp, registerTaskGauges } from './tracker-app.js';
+import { registerTaskGauges, registerTrackerRoutes } from './tracker-app.js';
 
 function setup(ready = true) {
   const book = new TaskBook();
@@ -21,7 +21,15 @@ function setup(ready = true) {
   });
   const registry = createServiceMetrics({ service: 'tracker' });
   registerTaskGauges(registry, book);
-  return buildTrackerApp({ book, registry, isReady: () => ready });
+  const http = new HttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    isReady: () => ready,
+    metrics: registry,
+    logger: createLogger('tracker', 'silent'),
+  });
+  registerTrackerRoutes(http.app, book);
+  return http.app;
 }
 
 describe('the tracker app', () => {

@@ -1,5 +1,5 @@
 import { integerSetting, loadServiceConfig, type ServiceConfig } from '@baton/runtime';
-import type { NegotiationSettings } from '@baton/task-tracking';
+import type { NegotiationSettings } from '@baton/negotiation';
 
 export interface TrackerConfig extends ServiceConfig {
   /** How long the start may take to read the events topic to its end before the process gives up. */

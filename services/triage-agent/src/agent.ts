@@ -1,12 +1,11 @@
 import { defineAgent } from '@baton/agent-sdk';
-import type { Immutable, ProvideInformationData, TaskTransferData } from '@baton/protocol';
 import { relayHumanAnswer } from './relay-human-answer.js';
 import { triageRequest } from './triage-request.js';
 
 export const TRIAGE_AGENT = 'triage_agent';
 
 /**
- * Seed 002's triage agent: where customers' requests start (the router's default), classified by
+ * The triage agent: where customers' requests start (the router's default), classified by
  * keywords and handed to the agent that deals with them. It also relays the human agent's answer
  * to an escalation it made.
  */
@@ -27,9 +26,8 @@ export const agent = defineAgent({
   },
   handlers: {
     TASK_TRANSFER(handoff, act) {
-      // The SDK calls each handler with its own handoff_type only.
       const decision = triageRequest({
-        data: handoff.payload.data as Immutable<TaskTransferData>,
+        data: handoff.payload.data,
         priority: handoff.metadata.priority,
         history: handoff.context.user_interaction_history,
       });
@@ -47,7 +45,7 @@ export const agent = defineAgent({
       if (decision.reply !== undefined) act.replyToUser(decision.reply);
     },
     PROVIDE_INFORMATION(handoff, act) {
-      act.replyToUser(relayHumanAnswer(handoff.payload.data as Immutable<ProvideInformationData>));
+      act.replyToUser(relayHumanAnswer(handoff.payload.data));
       act.complete(`Relayed ${handoff.metadata.sender_id}'s answer to the customer.`);
     },
   },

@@ -36,7 +36,7 @@ describe('classifyRequest', () => {
     expect(classifyRequest(['No refund, get me a human'])).toEqual({ category: 'HUMAN', keyword: 'human' });
   });
 
-  it('takes the whole conversation together, as in seed 002 where the item comes after the ask', () => {
+  it('takes the whole conversation together, as in the refund conversation where the item comes after the ask', () => {
     expect(classifyRequest(['A pair of shoes I bought', 'I want a refund'])).toEqual({
       category: 'REFUND',
       keyword: 'refund',

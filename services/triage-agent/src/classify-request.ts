@@ -8,10 +8,10 @@ export interface Classification {
 }
 
 // The first category with a match wins, so the order settles mixed requests: an explicit ask for a
-// person beats everything (seed 002 escalates to the human "only if explicitly asked to"); a refund
+// person beats everything (triage escalates to the human "only if explicitly asked to"); a refund
 // or return beats the fault behind it; a network fault beats a generic "broken"; and buying comes
 // last, since "the shoes I ordered are broken" is not a sale. Past purchases ("I bought") are
-// deliberately no sales keyword: seed 002's refund conversation says "A pair of shoes I bought".
+// deliberately no sales keyword: the sample refund conversation says "A pair of shoes I bought".
 const KEYWORDS: readonly (readonly [RequestCategory, readonly string[]])[] = [
   ['HUMAN', ['manager', 'supervisor', 'human', 'real person', 'someone real', '人工', '经理', '主管']],
   ['REFUND', ['refund', 'return', 'money back', 'reimburse', '退款', '退货', '退钱']],

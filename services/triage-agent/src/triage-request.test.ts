@@ -47,7 +47,7 @@ describe('triageRequest', () => {
     });
   });
 
-  it('transfers seed 002’s refund conversation to issues and repairs as REFUND', () => {
+  it('transfers the sample refund conversation to issues and repairs as REFUND', () => {
     const decision = triageRequest({
       data: request('A pair of shoes I bought'),
       priority: 'MEDIUM',

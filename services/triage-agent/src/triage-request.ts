@@ -35,12 +35,12 @@ export function customerWords(data: Immutable<TaskTransferData>, history: Triage
 }
 
 /**
- * Seed 002's triage, by keywords instead of a model:
+ * Triage, by keywords instead of a model:
  * - buying goes to sales_agent and refunds and faults to issues_and_repairs_agent, as
  *   TASK_TRANSFERs that keep the customer's summary, customer_info and attributes;
  * - a network fault goes to technical support as an ESCALATION (severity = the task's priority, the
  *   customer's words as symptoms) whose failure_handling_strategy names the level-3 experts;
- * - an explicit ask for a person is escalated to human_agent, as the seed's escalate_to_human;
+ * - an explicit ask for a person is escalated to human_agent (an escalate_to_human);
  * - escalations need the customer's identity (ESCALATION data requires customer_info), so without
  *   it the customer is asked for it; anything unrecognised is asked to be rephrased. Both complete
  *   the task here: the customer's next message starts triage again.

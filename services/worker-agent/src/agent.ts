@@ -1,11 +1,10 @@
 import { defineAgent } from '@baton/agent-sdk';
-import type { Immutable, TaskTransferData } from '@baton/protocol';
 import { doSubtask } from './do-subtask.js';
 
 export const WORKER_AGENT = 'worker_agent';
 
 /**
- * Seed 003's agent B. It consumes subtasks from the planner and the reviewer's feedback (both a
+ * The workflow's worker. It consumes subtasks from the planner and the reviewer's feedback (both a
  * TASK_TRANSFER of the subtask, attributes.workflow.round telling the round) and hands each
  * round's draft to the compiler.
  */
@@ -13,7 +12,7 @@ export const agent = defineAgent({
   id: WORKER_AGENT,
   handlers: {
     TASK_TRANSFER(handoff, act) {
-      act.handOff(doSubtask(handoff.payload.data as Immutable<TaskTransferData>));
+      act.handOff(doSubtask(handoff.payload.data));
     },
   },
 });

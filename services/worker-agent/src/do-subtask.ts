@@ -2,11 +2,11 @@ import type { NextHandoff } from '@baton/agent-sdk';
 import { SUBTASK_ATTRIBUTES_PATH, positiveIntegerAt, subtaskAttributes } from '@baton/workflow';
 import type { Immutable, JsonObject, JsonValue, TaskTransferData } from '@baton/protocol';
 
-/** Where the worker sends a draft: seed 003's agent C. */
+/** Where the worker sends a draft: the compiler. */
 export const COMPILER_AGENT = 'compiler_agent';
 
 /**
- * Seed 003's agent B on one round of a subtask: it writes a draft and hands it to the compiler.
+ * The worker on one round of a subtask: it writes a draft and hands it to the compiler.
  * Deterministic: a draft's quality is its round (each round of work on the reviewer's feedback
  * raises it by one), and from round 2 on it says which feedback it addresses. The round is
  * attributes.workflow.round; the draft goes in attributes.draft, and the feedback it answered

@@ -48,4 +48,16 @@ describe('API keys', () => {
     expect(unknownRole?.message).not.toContain('s3cret');
     expect(() => parseApiKeys('a:x:viewer,a:y:viewer')).toThrowError(/names "a" twice/);
   });
+
+  it('reads an optional senders=a|b field binding a key to the sender ids it may publish as', () => {
+    const [bound, free] = parseApiKeys('bot:t0k:publisher:senders=triage|billing, ops:s3cret:operator');
+    expect([...(bound?.senders ?? [])]).toEqual(['triage', 'billing']);
+    expect(authenticate([bound!], 't0k')?.senders).toEqual(new Set(['triage', 'billing']));
+    expect(free?.senders).toBeUndefined();
+    for (const entry of ['bot:t0k:publisher:triage', 'bot:t0k:publisher:senders=', 'bot:t0k:publisher:senders=a:b']) {
+      expect(() => parseApiKeys(entry)).toThrowError(
+        expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/BATON_API_KEYS/0' }),
+      );
+    }
+  });
 });

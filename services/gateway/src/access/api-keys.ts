@@ -8,12 +8,16 @@ export type Role = (typeof ROLES)[number];
 export interface ApiKey {
   name: string;
   roles: ReadonlySet<Role>;
+  /** The sender ids it may publish as; undefined: any. */
+  senders?: ReadonlySet<string>;
   tokenDigest: Buffer;
 }
 
 export interface Principal {
   name: string;
   roles: ReadonlySet<Role>;
+  /** The sender ids it may publish handoffs as; undefined: any. */
+  senders?: ReadonlySet<string>;
 }
 
 function digest(token: string): Buffer {
@@ -25,7 +29,8 @@ function isRole(value: string): value is Role {
 }
 
 /**
- * Reads `BATON_API_KEYS`: comma-separated `name:token:role+role` entries. A malformed entry stops
+ * Reads `BATON_API_KEYS`: comma-separated `name:token:role+role` entries, each optionally followed by
+ * `:senders=a|b`, the sender ids the key may publish as (none: any). A malformed entry stops
  * the gateway with CONFIG_INVALID naming the entry by its name, never by its token.
  */
 export function parseApiKeys(raw: string): ApiKey[] {
@@ -35,10 +40,22 @@ export function parseApiKeys(raw: string): ApiKey[] {
     .map((part) => part.trim())
     .filter(Boolean)
     .entries()) {
-    const [name, token, roleList, ...rest] = entry.split(':');
+    const [name, token, roleList, binding, ...rest] = entry.split(':');
     const where = { path: `/env/BATON_API_KEYS/${index}` };
     if (!name || !token || !roleList || rest.length > 0) {
-      throw new BatonError('CONFIG_INVALID', `BATON_API_KEYS entry ${index} is not name:token:role+role`, where);
+      throw new BatonError(
+        'CONFIG_INVALID',
+        `BATON_API_KEYS entry ${index} is not name:token:role+role[:senders=a|b]`,
+        where,
+      );
+    }
+    const senders = binding === undefined ? undefined : parseSenders(binding);
+    if (senders !== undefined && senders.size === 0) {
+      throw new BatonError(
+        'CONFIG_INVALID',
+        `BATON_API_KEYS entry "${name}" has a fourth field that is not senders=a|b`,
+        where,
+      );
     }
     const roles = roleList.split('+').map((role) => role.trim());
     const unknown = roles.filter((role) => !isRole(role));
@@ -52,9 +69,26 @@ export function parseApiKeys(raw: string): ApiKey[] {
     if (keys.some((key) => key.name === name)) {
       throw new BatonError('CONFIG_INVALID', `BATON_API_KEYS names "${name}" twice`, where);
     }
-    keys.push({ name, roles: new Set(roles.filter(isRole)), tokenDigest: digest(token) });
+    keys.push({
+      name,
+      roles: new Set(roles.filter(isRole)),
+      ...(senders === undefined ? {} : { senders }),
+      tokenDigest: digest(token),
+    });
   }
   return keys;
+}
+
+/** `senders=a|b`; an empty set when the field has another shape or names no sender. */
+function parseSenders(field: string): ReadonlySet<string> {
+  const match = /^\s*senders\s*=(.*)$/.exec(field);
+  if (!match) return new Set();
+  return new Set(
+    match[1]!
+      .split('|')
+      .map((sender) => sender.trim())
+      .filter(Boolean),
+  );
 }
 
 /** The credential of a request: `Authorization: Bearer <token>` or `X-API-Key: <token>`. */
@@ -75,7 +109,8 @@ export function authenticate(keys: readonly ApiKey[], token: string): Principal 
   for (const key of keys) {
     if (timingSafeEqual(key.tokenDigest, presented)) found = key;
   }
-  return found && { name: found.name, roles: found.roles };
+  if (found === undefined) return undefined;
+  return { name: found.name, roles: found.roles, ...(found.senders === undefined ? {} : { senders: found.senders }) };
 }
 
 /** Operators may read everything a viewer may. */

@@ -1,6 +1,6 @@
 import type { RegisteredAgent } from '@baton/agent-registry';
 import type { AgentStatus } from '@baton/gateway-api';
-import { describeConsumerGroups, type ConsumerGroupStatus, type Kafka } from '@baton/kafka';
+import { describeConsumerGroups, type ConsumerGroupStatus, type KafkaClient } from '@baton/kafka';
 
 /**
  * The agent id a consumer group belongs to: `<prefix>.agent.<id>` for agents, `<prefix>.router`
@@ -100,7 +100,7 @@ export function agentDirectory(
  * liveness of the agent registry.
  */
 export async function listAgents(
-  kafka: Kafka,
+  kafka: KafkaClient,
   prefix: string,
   registry: () => AgentRegistrySnapshot,
 ): Promise<AgentStatus[]> {

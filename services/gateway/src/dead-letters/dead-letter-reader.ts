@@ -1,4 +1,4 @@
-import { QUIET_TOPIC_MAX_WAIT_MS, TopicReader, type Kafka } from '@baton/kafka';
+import { QUIET_TOPIC_MAX_WAIT_MS, TopicLister, TopicReader, type KafkaClient } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import type { DeadLetterStore } from './dead-letter-store.js';
 
@@ -8,7 +8,7 @@ export function isDeadLetterTopic(prefix: string, topic: string): boolean {
 }
 
 export interface DeadLetterReaderOptions {
-  kafka: Kafka;
+  kafka: KafkaClient;
   prefix: string;
   /** Prefix of the reader's own groups; each reader adds a number. */
   groupId: string;
@@ -25,12 +25,12 @@ export interface DeadLetterReaderOptions {
  * brings the DLQs up in half a dozen batches): when new ones turn up, a new reader of every DLQ
  * topic starts from their beginning, then the previous one stops. The store skips what it has
  * already read, so nothing is missed or counted twice in between. Topics are listed through one
- * admin client, connected while the reader runs: a client per look would open a connection (and
+ * TopicLister, connected while the reader runs: a client per look would open a connection (and
  * ask for the broker's API versions and the metadata twice) every few seconds.
  */
 export class DeadLetterReader {
   private reader: TopicReader | undefined;
-  private readonly admin: ReturnType<Kafka['admin']>;
+  private readonly topics: TopicLister;
   private readers = 0;
   private readonly known = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -38,7 +38,7 @@ export class DeadLetterReader {
   private stopped = false;
 
   constructor(private readonly options: DeadLetterReaderOptions) {
-    this.admin = options.kafka.admin();
+    this.topics = new TopicLister(options.kafka);
   }
 
   get isRunning(): boolean {
@@ -46,7 +46,7 @@ export class DeadLetterReader {
   }
 
   async start(): Promise<void> {
-    await this.admin.connect();
+    await this.topics.connect();
     await this.discover();
     this.timer = setInterval(() => {
       this.discovering = this.discovering.then(() =>
@@ -59,9 +59,7 @@ export class DeadLetterReader {
 
   private async discover(): Promise<void> {
     const { kafka, prefix, store } = this.options;
-    const found = (await this.admin.listTopics())
-      .filter((topic) => isDeadLetterTopic(prefix, topic) && !this.known.has(topic))
-      .sort();
+    const found = await this.topics.list((topic) => isDeadLetterTopic(prefix, topic) && !this.known.has(topic));
     if (found.length === 0 || this.stopped) return;
     for (const topic of found) store.know(topic);
     const next = new TopicReader({
@@ -90,6 +88,6 @@ export class DeadLetterReader {
     this.stopped = true;
     clearInterval(this.timer);
     await this.discovering;
-    await Promise.all([this.reader?.stop(), this.admin.disconnect()]);
+    await Promise.all([this.reader?.stop(), this.topics.disconnect()]);
   }
 }

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { registerHealthRoutes, type Logger, type Registry } from '@baton/runtime';
+import { HttpServer, type Logger, type Registry } from '@baton/runtime';
 import { installAccessControl } from '../access/access-control.js';
 import type { ApiKey } from '../access/api-keys.js';
+import type { JwtSettings } from '../access/jwt.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import { registerAgentRoutes } from '../routes/agent-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
@@ -12,15 +12,18 @@ import { registerHandoffRoutes } from '../routes/handoff-routes.js';
 import { registerNegotiationRoutes } from '../routes/negotiation-routes.js';
 import { registerReplayJobRoutes } from '../routes/replay-job-routes.js';
 import { registerTaskRoutes } from '../routes/task-routes.js';
-import { installErrorReplies } from './error-reply.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 
 const UI_ROOT = fileURLToPath(new URL('../../ui/', import.meta.url));
 const PAGE_CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
 
-export interface GatewayAppOptions {
+export interface GatewayHttpOptions {
+  port: number;
+  host: string;
   parts: GatewayParts;
   apiKeys: readonly ApiKey[];
+  /** Bearer JWTs of an OAuth2 issuer besides the API keys; undefined: API keys only. */
+  jwt?: JwtSettings | undefined;
   logger: Logger;
   metrics: Registry;
   /** Told of every answered API request. */
@@ -28,18 +31,22 @@ export interface GatewayAppOptions {
   isReady(): boolean;
 }
 
-/** The gateway's HTTP app, built without listening so tests can inject requests. */
-export async function buildGatewayApp(options: GatewayAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger,
-    // Request lines are logged by the gateway itself, naming the credential, never its token.
-    disableRequestLogging: true,
+/**
+ * The gateway's HTTP server with its API, page and documents, built without listening so tests can
+ * inject requests. Request lines are logged by the gateway itself, naming the credential, never its token.
+ */
+export async function buildGatewayHttp(options: GatewayHttpOptions): Promise<HttpServer> {
+  const http = new HttpServer({
+    port: options.port,
+    host: options.host,
+    isReady: options.isReady,
+    metrics: options.metrics,
+    logger: options.logger,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array' } },
   });
-  installErrorReplies(app);
-  installAccessControl(app, options.apiKeys);
+  const { app } = http;
+  installAccessControl(app, options.apiKeys, options.jwt);
   await registerOpenApi(app);
-  registerHealthRoutes(app, { isReady: options.isReady, registry: options.metrics });
   registerOpenApiRoute(app);
   await app.register(fastifyStatic, {
     root: UI_ROOT,
@@ -72,5 +79,5 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<Fasti
       'request',
     );
   });
-  return app;
+  return http;
 }

@@ -21,7 +21,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     component(
       schemas.envelope,
       'HandoffMessage',
-      'A handoff message (seed 000). payload.data follows the data schema of its handoff_type; ' +
+      'A handoff message (metadata, context, payload, instructions). payload.data follows the data schema of its handoff_type; ' +
         'metadata.message_id, timestamp, protocol_version and priority are filled when left out.',
     ),
   );

@@ -1,10 +1,5 @@
-import {
-  HANDOFF_EVENTS,
-  HANDOFF_SIDES,
-  LIFECYCLE_MESSAGE_TYPES,
-  RECEIVER_STATES,
-  SENDER_STATES,
-} from '@baton/protocol';
+import { HANDOFF_EVENTS, HANDOFF_SIDES, RECEIVER_STATES, SENDER_STATES } from '@baton/negotiation';
+import { LIFECYCLE_MESSAGE_TYPES } from '@baton/protocol';
 import { TASK_STATUSES } from '@baton/task-tracking';
 
 /**
@@ -50,7 +45,7 @@ const refusal = {
 
 const lifecycleStep = {
   type: 'object',
-  description: 'A seed 001 lifecycle message of a negotiated handoff',
+  description: 'A lifecycle message of a negotiated handoff',
   required: ['kind', 'time', 'message_id', 'message_type', 'sender', 'receiver'],
   properties: {
     kind: { type: 'string', enum: ['lifecycle'] },
@@ -168,7 +163,8 @@ export const taskAnswerSchema = {
     status: {
       type: 'string',
       enum: [...TASK_STATUSES],
-      description: "Seed 004's TaskStatus, then FAILED and EXPIRED, the final ends of a negotiated handoff",
+      description:
+        'CREATE, EXECUTING, WAITING, BREAK or FINISH, or FAILED or EXPIRED, the final ends of a negotiated handoff',
     },
     owner: {
       type: ['string', 'null'],

@@ -1,6 +1,7 @@
 import { BatonError, type ErrorCode } from '@baton/errors';
+import { soleRecipient } from '@baton/negotiation';
 import { HandoffValidationError, type ValidationIssue } from '@baton/protocol';
-import { soleRecipient, type Handoff } from '@baton/runtime';
+import type { Handoff } from '@baton/runtime';
 import { handoffFromBody, isObject } from './handoff-from-body.js';
 
 /** A POST /v1/negotiations body, checked, with its handoff filled as POST /v1/handoffs fills one. */

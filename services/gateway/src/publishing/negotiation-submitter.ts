@@ -1,7 +1,7 @@
 import type { AcceptedNegotiation } from '@baton/gateway-api';
 import { isLegalTopicName, type OutputRecord, type TopicNames } from '@baton/kafka';
+import { openNegotiation, openingRecords, type NegotiationOpener } from '@baton/negotiation';
 import { nameBasedUuid } from '@baton/protocol';
-import { openNegotiation, openingRecords, type NegotiationOpener } from '@baton/runtime';
 import type { LifecycleCodec, StagedContextCodec } from '@baton/wire';
 import { kafkaDeadline, kafkaFailure } from './kafka-deadline.js';
 import { readNegotiationBody, type NegotiationBody } from './negotiation-body.js';

@@ -4,7 +4,7 @@ import { errorResponses } from '../http/route-schemas.js';
 
 const MODES = { type: 'array', items: { type: 'string', enum: ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] } } as const;
 
-/** An agent's card as registered in `<prefix>.agents` (seed 004's AgentInfo). */
+/** An agent's card as registered in `<prefix>.agents` (id, name, domain, skills, modes, version). */
 const AGENT_CARD = {
   type: 'object',
   description: "The card of the agent's instance that heartbeated last; null when none is registered",

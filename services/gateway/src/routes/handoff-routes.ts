@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { assertMaySendAs, fieldOf } from '../access/access-control.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses } from '../http/route-schemas.js';
 
@@ -36,6 +37,9 @@ export function registerHandoffRoutes(app: FastifyInstance, parts: GatewayParts)
         },
       },
     },
-    async (request, reply) => reply.code(202).send(await parts.submitter.submit(request.body)),
+    async (request, reply) => {
+      assertMaySendAs(request, fieldOf(request.body, 'metadata', 'sender_id'), '/metadata/sender_id');
+      return reply.code(202).send(await parts.submitter.submit(request.body));
+    },
   );
 }

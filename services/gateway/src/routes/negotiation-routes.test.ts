@@ -7,7 +7,7 @@ import { createLogger, createServiceMetrics } from '@baton/runtime';
 import type { LifecycleCodec, StagedContextCodec } from '@baton/wire';
 import { parseApiKeys } from '../access/api-keys.js';
 import type { GatewayParts } from '../gateway-parts.js';
-import { buildGatewayApp } from '../http/gateway-app.js';
+import { buildGatewayHttp } from '../http/gateway-app.js';
 import { NegotiationSubmitter } from '../publishing/negotiation-submitter.js';
 
 const require = createRequire(import.meta.url);
@@ -74,15 +74,19 @@ async function rig(
     topics: topicNames('t'),
     timeoutMs: options.timeoutMs ?? 5_000,
   });
-  current = await buildGatewayApp({
-    // The negotiation route uses its submitter only; the other parts are never reached.
-    parts: { negotiations } as unknown as GatewayParts,
-    apiKeys: parseApiKeys(`pub:${PUBLISHER}:publisher,view:${VIEWER}:viewer`),
-    logger: createLogger('gateway-test', 'silent'),
-    metrics: createServiceMetrics({ service: 'gateway-test' }),
-    metricsOfRequest: () => undefined,
-    isReady: () => true,
-  });
+  current = (
+    await buildGatewayHttp({
+      port: 0,
+      host: '127.0.0.1',
+      // The negotiation route uses its submitter only; the other parts are never reached.
+      parts: { negotiations } as unknown as GatewayParts,
+      apiKeys: parseApiKeys(`pub:${PUBLISHER}:publisher,view:${VIEWER}:viewer`),
+      logger: createLogger('gateway-test', 'silent'),
+      metrics: createServiceMetrics({ service: 'gateway-test' }),
+      metricsOfRequest: () => undefined,
+      isReady: () => true,
+    })
+  ).app;
   return { app: current, sent, puts, ensured };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { assertMaySendAs, fieldOf } from '../access/access-control.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses } from '../http/route-schemas.js';
 
@@ -13,7 +14,7 @@ export function registerNegotiationRoutes(app: FastifyInstance, parts: GatewayPa
       validatorCompiler: passThrough,
       schema: {
         tags: ['handoffs'],
-        summary: 'Open a negotiated handoff (seed 001): ask one agent to take the handoff over',
+        summary: 'Open a negotiated handoff: ask one agent to take the handoff over',
         description:
           'handoff is a handoff message as POST /v1/handoffs takes it (message_id, timestamp, protocol_version and ' +
           'priority are filled when left out); its metadata.recipient_id names the one agent asked, which matches ' +
@@ -59,6 +60,10 @@ export function registerNegotiationRoutes(app: FastifyInstance, parts: GatewayPa
         },
       },
     },
-    async (request, reply) => reply.code(202).send(await parts.negotiations.submit(request.body)),
+    async (request, reply) => {
+      const senderId = fieldOf(request.body, 'handoff', 'metadata', 'sender_id');
+      assertMaySendAs(request, senderId, '/handoff/metadata/sender_id');
+      return reply.code(202).send(await parts.negotiations.submit(request.body));
+    },
   );
 }

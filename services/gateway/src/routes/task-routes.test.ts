@@ -14,7 +14,7 @@ import { createLogger, createServiceMetrics } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
 import { parseApiKeys } from '../access/api-keys.js';
 import type { GatewayParts } from '../gateway-parts.js';
-import { buildGatewayApp } from '../http/gateway-app.js';
+import { buildGatewayHttp } from '../http/gateway-app.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 /** The time of the n-th second after T0, as the events carry it. */
@@ -154,15 +154,19 @@ let app: FastifyInstance;
 beforeAll(async () => {
   const tasks = new TaskBook();
   for (const event of [...negotiated, ...failed]) tasks.apply(event);
-  app = await buildGatewayApp({
-    // The task routes read the book only; the other parts are never reached.
-    parts: { tasks } as unknown as GatewayParts,
-    apiKeys: parseApiKeys(`viewer:${VIEWER}:viewer`),
-    logger: createLogger('gateway-test', 'silent'),
-    metrics: createServiceMetrics({ service: 'gateway-test' }),
-    metricsOfRequest: () => undefined,
-    isReady: () => true,
-  });
+  app = (
+    await buildGatewayHttp({
+      port: 0,
+      host: '127.0.0.1',
+      // The task routes read the book only; the other parts are never reached.
+      parts: { tasks } as unknown as GatewayParts,
+      apiKeys: parseApiKeys(`viewer:${VIEWER}:viewer`),
+      logger: createLogger('gateway-test', 'silent'),
+      metrics: createServiceMetrics({ service: 'gateway-test' }),
+      metricsOfRequest: () => undefined,
+      isReady: () => true,
+    })
+  ).app;
 });
 
 afterAll(async () => {

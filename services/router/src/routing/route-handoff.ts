@@ -99,8 +99,10 @@ function discover(
   recipients: readonly string[],
   liveness: AgentLiveness,
 ): string | undefined {
-  const data = message.payload.data as { desired_agent_type?: unknown };
-  const terms = typeof data.desired_agent_type === 'string' ? [data.desired_agent_type] : recipients;
+  const { payload } = message;
+  // desired_agent_type is a TASK_TRANSFER field; no other type's data declares it.
+  const desired = payload.handoff_type === 'TASK_TRANSFER' ? payload.data.desired_agent_type : undefined;
+  const terms = desired === undefined ? recipients : [desired];
   for (const term of terms) {
     const [first] = liveness.discover(term);
     if (first !== undefined) return first;

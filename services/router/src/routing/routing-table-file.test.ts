@@ -6,7 +6,7 @@ import { routeHandoff } from './route-handoff.js';
 
 const TABLE_PATH = fileURLToPath(new URL('../../routing-table.yaml', import.meta.url));
 
-/** Seed 000's example escalation, addressed to `recipient_id`. */
+/** The reference example escalation, addressed to `recipient_id`. */
 function seedEscalation(recipient_id: string) {
   return buildHandoff({
     metadata: { sender_id: 'customer_service_agent_001', recipient_id, task_id: 'task-abc-456', priority: 'HIGH' },
@@ -37,7 +37,7 @@ describe("the repository's routing table", () => {
     expect(table).toMatchObject({ discovery: true, fallback: undefined });
   });
 
-  it("routes seed 000's escalation to technical support, by recipient or by rule", async () => {
+  it('routes the reference escalation to technical support, by recipient or by rule', async () => {
     const table = await loadRoutingTable(TABLE_PATH);
     expect(routeHandoff(table, seedEscalation('technical_support_agent_pool'))).toEqual({
       kind: 'routed',
