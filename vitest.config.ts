@@ -12,6 +12,8 @@ export default defineConfig({
             'bench/**/*.test.ts',
             // The test helpers' pure parts (the exactly-once audit, kill plans): no broker needed.
             'test/helpers/**/*.test.ts',
+            // What the test runs need from the machine (Chromium, docker-compose, kubectl): its decisions.
+            'test/system-tools/**/*.test.ts',
           ],
         },
       },
@@ -19,9 +21,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/helpers/**'],
-          // One broker and one registry serve every file; each test makes its own topics.
-          globalSetup: ['test/global-setup.ts'],
+          exclude: [...configDefaults.exclude, 'test/helpers/**', 'test/system-tools/**'],
+          // Chromium for the page's browser test, installed when missing and the machine allows it
+          // (test/system-tools); one broker and one registry serve every file; each test makes its own topics.
+          globalSetup: ['test/system-tools/global-setup.ts', 'test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -32,6 +35,8 @@ export default defineConfig({
           // The Dockerfile, docker-compose.yml, infra/k8s and the monitoring configs, checked with
           // docker-compose and kubectl (no Docker engine or cluster needed).
           include: ['infra/test/**/*.test.ts'],
+          // docker-compose and kubectl, installed when missing and the machine allows it (test/system-tools).
+          globalSetup: ['test/system-tools/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

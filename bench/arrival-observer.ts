@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Kafka } from '@baton/kafka';
+import { rawKafkajs, type Consumer } from './raw-kafkajs.js';
 import { OUTCOME_EVENT_TYPE_PREFIX } from '@baton/runtime';
 import type { EventsCodec } from '@baton/wire';
 
@@ -7,7 +7,7 @@ import type { EventsCodec } from '@baton/wire';
 const COMPLETED_TYPE = `${OUTCOME_EVENT_TYPE_PREFIX}COMPLETED`;
 
 export interface ArrivalObserverOptions {
-  kafka: Kafka;
+  brokers: string[];
   /** Topics of handoff-shaped records, told apart by their `ce_id` header (the message_id). */
   recordTopics: string[];
   /** The events topic: a COMPLETED outcome counts as the arrival of the handoff it names. */
@@ -28,7 +28,8 @@ export class ArrivalObserver {
 
   constructor(private readonly options: ArrivalObserverOptions) {
     for (const topic of [...options.recordTopics, options.eventsTopic]) this.seen.set(topic, new Map());
-    this.consumer = options.kafka.consumer({ groupId: `bench-observer-${randomUUID()}`, maxWaitTimeInMs: 50 });
+    const groupId = `bench-observer-${randomUUID()}`;
+    this.consumer = rawKafkajs(options.brokers, groupId).consumer({ groupId, maxWaitTimeInMs: 50 });
   }
 
   /** Resolves once the observer has joined its group and reads, so nothing is timed late for the join. */

@@ -1,6 +1,6 @@
 /**
  * The benchmark's negotiating sender: offers every STATUS_UPDATE it gets to bench_agent by
- * negotiation (seed 001). bench_agent accepts (the desired_agent_type is its id) and completes it;
+ * negotiation. bench_agent accepts (the desired_agent_type is its id) and completes it;
  * the tracker runs this agent's side of the negotiation.
  */
 import { defineAgent, runAgent } from '@baton/agent-sdk';

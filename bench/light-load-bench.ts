@@ -4,7 +4,7 @@
  * each. Per hop: publish → the agent's inbox (the router hop), inbox → the agent's COMPLETED
  * outcome (the agent hop), and publish → COMPLETED (the full path).
  */
-import { createProducer, type Kafka, type TopicNames } from '@baton/kafka';
+import type { TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import type { HandoffCodec } from '@baton/wire';
@@ -12,13 +12,14 @@ import type { ArrivalObserver } from './arrival-observer.js';
 import { waitForCount } from './deadline.js';
 import { paceSchedule, runPaced, type PacingReport } from './pacing.js';
 import { messageIdOf } from './publish.js';
+import { rawKafkajs, rawProducer } from './raw-kafkajs.js';
 import { pairedSummary, type LatencySummary } from './stats.js';
 
 export const LIGHT_LOAD_RATE_PER_S = 20;
 export const LIGHT_LOAD_SECONDS = 30;
 
 export interface LightLoadBenchOptions {
-  kafka: Kafka;
+  brokers: string[];
   codec: HandoffCodec;
   topics: TopicNames;
   agentId: string;
@@ -49,8 +50,8 @@ export async function benchLightLoad(options: LightLoadBenchOptions): Promise<Li
       }),
     ),
   );
-  // Its own producer, not idempotent: sends overlap when one is slow, and each is its own request.
-  const producer = createProducer(options.kafka);
+  // Its own producer, kafkajs's, not idempotent: sends overlap when one is slow, and each is its own request.
+  const producer = rawProducer(rawKafkajs(options.brokers, 'bench-light-load'));
   await producer.connect();
   const publishedAt = new Map<string, number>();
   const sends: Promise<void>[] = [];

@@ -1,12 +1,12 @@
 /**
  * The negotiated part of `npm run bench`: starts the tracker and bench_sender, publishes `count`
  * handoffs to the router addressed to bench_sender (one task each), which offers each to
- * bench_agent by negotiation (seed 001), and reads the events topic: per task, the time from the
+ * bench_agent by negotiation, and reads the events topic: per task, the time from the
  * HandoffRequest's timestamp to the HandoffComplete's and to bench_agent's COMPLETED outcome, and
  * the throughput from the first publish to the last completion.
  */
 import { randomUUID } from 'node:crypto';
-import { createKafka, createProducer, TopicReader, type TopicNames } from '@baton/kafka';
+import { createKafka, RecordProducer, TopicReader, type TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
@@ -84,7 +84,7 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
   await withDeadline(observer.start(), 'events observer catching up', CATCH_UP_MS + 10_000, progress);
 
   const publishedAt = new Map<string, number>();
-  const producer = createProducer(kafka, { idempotent: true });
+  const producer = new RecordProducer(kafka);
   await producer.connect();
   try {
     const records = Array.from({ length: count }, (_, i) =>
@@ -103,11 +103,7 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
       const batch = records.slice(start, start + BATCH);
       const now = Date.now();
       for (const record of batch) publishedAt.set(record.key, now);
-      await producer.send({
-        topic: topics.inbound,
-        acks: -1,
-        messages: batch.map((record) => ({ key: record.key, value: record.value, headers: record.headers })),
-      });
+      await producer.send(batch);
     }
 
     try {

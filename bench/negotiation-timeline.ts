@@ -1,5 +1,6 @@
 import type { TaskEvent } from '@baton/protocol';
-import { LIFECYCLE_EVENT_TYPE_PREFIX, OUTCOME_EVENT_TYPE_PREFIX } from '@baton/runtime';
+import { LIFECYCLE_EVENT_TYPE_PREFIX } from '@baton/negotiation';
+import { OUTCOME_EVENT_TYPE_PREFIX } from '@baton/runtime';
 
 /** Error codes with which the tracker ends a negotiation that no receiver took over. */
 const TERMINAL_ERRORS = new Set(['HANDOFF_FAILED', 'HANDOFF_EXPIRED']);

@@ -1,4 +1,4 @@
-import type { OutputRecord, Producer } from '@baton/kafka';
+import type { OutputRecord, RecordProducer } from '@baton/kafka';
 
 /** Records go out in produce requests of this many, as a busy client's would. */
 const BATCH = 500;
@@ -15,7 +15,7 @@ export function messageIdOf(record: OutputRecord): string {
  * request (acks all); returns when each was handed to the producer, by message_id.
  */
 export async function publishAll(
-  producer: Producer,
+  producer: RecordProducer,
   topic: string,
   records: readonly OutputRecord[],
 ): Promise<Map<string, number>> {
@@ -24,11 +24,9 @@ export async function publishAll(
     const batch = records.slice(start, start + BATCH);
     const now = Date.now();
     for (const record of batch) sentAt.set(messageIdOf(record), now);
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: batch.map((record) => ({ key: record.key, value: record.value, headers: record.headers })),
-    });
+    await producer.send(
+      batch.map((record) => ({ topic, key: record.key, value: record.value, headers: record.headers })),
+    );
   }
   return sentAt;
 }

@@ -14,7 +14,7 @@
  * Each mode consumes up to 16 partitions at once, like Baton's consumer, and reads committed
  * records only (the default), so a relay behind a transactional one sees what Baton's would.
  */
-import { createKafka, createProducer, type Producer } from '@baton/kafka';
+import { rawKafkajs, rawProducer, type Producer } from './raw-kafkajs.js';
 import { RELAY_MODES, type RelayMode } from './relay-modes.js';
 
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',');
@@ -25,7 +25,7 @@ if (!RELAY_MODES.includes(mode) || from === '' || to === '') {
   throw new Error(`RELAY_MODE (${RELAY_MODES.join(', ')}), RELAY_FROM and RELAY_TO are required`);
 }
 const groupId = `relay-${mode}-${from}`;
-const kafka = createKafka({ brokers, clientId: groupId });
+const kafka = rawKafkajs(brokers, groupId);
 // The same long poll as Baton's consumer: the broker answers as soon as data arrives.
 const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 1_000 });
 
@@ -38,7 +38,7 @@ const transactional = new Map<number, Promise<Producer>>();
 function producerOf(partition: number): Promise<Producer> {
   let producer = transactional.get(partition);
   if (producer === undefined) {
-    const made = createProducer(kafka, {
+    const made = rawProducer(kafka, {
       transactionalId: `${groupId}-${partition}`,
       idempotent: true,
       maxInFlightRequests: 1,
@@ -49,7 +49,7 @@ function producerOf(partition: number): Promise<Producer> {
   return producer;
 }
 
-const plain = createProducer(kafka, { idempotent: true });
+const plain = rawProducer(kafka, { idempotent: true });
 if (mode !== 'transaction') await plain.connect();
 await consumer.connect();
 await consumer.subscribe({ topic: from, fromBeginning: true });

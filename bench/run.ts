@@ -15,7 +15,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { provisionInfrastructure } from '@baton/local-infra';
-import { createKafka, createProducer, createTopics, topicNames } from '@baton/kafka';
+import { createKafka, createTopics, RecordProducer, topicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
@@ -68,8 +68,7 @@ const processes = new BenchProcesses(
   },
   progress,
 );
-const kafka = createKafka({ brokers, clientId: 'bench' });
-const producer = createProducer(kafka, { idempotent: true });
+const producer = new RecordProducer(createKafka({ brokers, clientId: 'bench' }));
 let observer: ArrivalObserver | undefined;
 try {
   const relays = RELAY_MODES.map((mode) => relayTopics(topics.prefix, mode));
@@ -86,7 +85,7 @@ try {
   const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
   const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
   observer = new ArrivalObserver({
-    kafka,
+    brokers,
     recordTopics: [topics.agentInbox(AGENT), ...relays.flatMap((chain) => [chain.mid, chain.out])],
     eventsTopic: topics.events,
     events,
@@ -115,7 +114,7 @@ try {
     processes,
     progress,
   });
-  const lightLoad = await benchLightLoad({ kafka, codec, topics, agentId: AGENT, observer, progress });
+  const lightLoad = await benchLightLoad({ brokers, codec, topics, agentId: AGENT, observer, progress });
   const { rows: negotiatedRows, ...negotiation } = await benchNegotiations({
     count: args.negotiations,
     brokers,

@@ -3,7 +3,7 @@
  * SLOW_HANDOFFS_PER_TASK handoffs each published at once through the router, and the throughput
  * from the first publish to the last COMPLETED outcome against the ideal min(concurrency, tasks) / 2 s.
  */
-import type { OutputRecord, Producer, TopicNames } from '@baton/kafka';
+import type { OutputRecord, RecordProducer, TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord, loadServiceConfig } from '@baton/runtime';
 import type { HandoffCodec } from '@baton/wire';
@@ -27,7 +27,7 @@ export interface SlowHandlerBenchOptions {
   partitions: number;
   /** The environment the agent runs with: its concurrency bound is read from it as the engine reads it. */
   env: Record<string, string>;
-  producer: Producer;
+  producer: RecordProducer;
   observer: ArrivalObserver;
   processes: BenchProcesses;
   progress(text: string): void;

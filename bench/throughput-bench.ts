@@ -3,7 +3,7 @@
  * through Baton (the router hop to the agent's inbox, and the full path to the agent's COMPLETED
  * outcome), then through each kafkajs relay (relay-modes.ts) over one hop and two hops.
  */
-import type { OutputRecord, Producer, TopicNames } from '@baton/kafka';
+import type { OutputRecord, RecordProducer, TopicNames } from '@baton/kafka';
 import type { ArrivalObserver } from './arrival-observer.js';
 import type { BenchProcesses } from './bench-processes.js';
 import { waitForCount } from './deadline.js';
@@ -29,7 +29,7 @@ export interface ThroughputBenchOptions {
   topics: TopicNames;
   /** The bench agent's id: its inbox is where the router hop ends. */
   agentId: string;
-  producer: Producer;
+  producer: RecordProducer;
   observer: ArrivalObserver;
   processes: BenchProcesses;
   progress(text: string): void;

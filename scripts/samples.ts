@@ -1,27 +1,22 @@
 /**
- * `npm run samples`: publishes the seeds' sample handoffs to the router's inbound topic of a
- * running Baton, so a newcomer sees them flow (follow them with `npm run watch`), and opens one
- * negotiated handoff (seed 001) as an agent or the gateway would, which the tracker then runs.
+ * `npm run samples`: publishes the sample handoffs (an escalation, a refund and a purchase, a
+ * workflow) to the router's inbound topic of a running Baton, so a newcomer sees them flow (follow
+ * them with `npm run watch`), and opens one negotiated escalation as an agent or the gateway would,
+ * which the tracker then runs.
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { ContextStore, TransactionalSender, createKafka, topicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
-import {
-  DEFAULT_INLINE_MAX_BYTES,
-  HandoffPublisher,
-  controlTopicCreator,
-  integerSetting,
-  openNegotiation,
-  openingRecords,
-} from '@baton/runtime';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { DEFAULT_INLINE_MAX_BYTES, controlTopicCreator, openNegotiation, openingRecords } from '@baton/negotiation';
+import { HandoffPublisher, integerSetting } from '@baton/runtime';
+import { EventsCodec, SchemaRegistryClient, createHandoffCodec, registryOptionsFromEnv } from '@baton/wire';
 import { loadConnection } from './lib/local-connection.js';
 
 const require = createRequire(import.meta.url);
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
-const registry = new SchemaRegistryClient({ url: connection.schemaRegistryUrl });
+const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
 const [codec, eventsCodec] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
 const kafka = createKafka({ brokers: connection.kafkaBrokers, clientId: 'baton-samples' });
 const publisher = new HandoffPublisher(kafka, codec);
@@ -42,7 +37,7 @@ function userSays(text: string, customer: { user_id: string; name: string }) {
   });
 }
 
-// Seed 000's escalation, as a new message and task so it is processed on every run.
+// The reference escalation, as a new message and task so it is processed on every run.
 const seed = structuredClone(require('@baton/schemas/fixtures/seed-000-escalation-full.json')) as HandoffMessage;
 delete seed.metadata.expiration_time;
 const escalation = buildHandoff({
@@ -50,7 +45,7 @@ const escalation = buildHandoff({
   metadata: { ...seed.metadata, message_id: undefined, timestamp: undefined, task_id: `task-${randomUUID()}` },
 } as never);
 
-// Seed 003: a requirement the planner splits into 10 subtasks, each worked, compiled and reviewed 3 times.
+// The workflow: a requirement the planner splits into 10 subtasks, each worked, compiled and reviewed 3 times.
 const requirement = buildHandoff({
   metadata: { sender_id: 'user', recipient_id: 'planner_agent', task_id: `task-${randomUUID()}` },
   payload: {
@@ -64,19 +59,19 @@ const requirement = buildHandoff({
 });
 
 const samples = [
-  ['seed 000: network escalation to technical support', escalation],
+  ['escalation: a network fault escalated to technical support', escalation],
   [
-    'seed 002: a refund of a broken item',
+    'customer service: a refund of a broken item',
     userSays('My router arrived broken, I want a refund.', { user_id: 'cust-1001', name: 'Alice Smith' }),
   ],
   [
-    'seed 002: a purchase',
+    'customer service: a purchase',
     userSays('I would like to buy the RouterX-Pro mesh kit. What is the price?', {
       user_id: 'cust-1002',
       name: 'Bob Jones',
     }),
   ],
-  ['seed 003: a requirement split into 10 subtasks, reviewed 3 rounds each', requirement],
+  ['workflow: a requirement split into 10 subtasks, reviewed 3 rounds each', requirement],
 ] as const;
 
 for (const [title, message] of samples) {
@@ -87,7 +82,7 @@ for (const [title, message] of samples) {
 }
 await publisher.close();
 
-// Seed 001: technical support offers seed 000's escalation to the level-3 experts by negotiation
+// Negotiated escalation: technical support offers the escalation to the level-3 experts by negotiation
 // rather than sending it. They accept: "Level3NetworkExpertAgent" is their card's name. The tracker
 // sends them the context and they run their ESCALATION handler on it. No fallback_action: the
 // tracker would ask it as an agent.
@@ -131,7 +126,7 @@ await sender.send(
 process.stdout.write(
   `${JSON.stringify({
     event: 'sample.negotiated',
-    title: 'seed 001: the seed 000 escalation offered to the level-3 experts by negotiation',
+    title: 'negotiated escalation: the network escalation offered to the level-3 experts by negotiation',
     task_id: negotiated.metadata.task_id,
     negotiation_id: opening.request.message_id,
     receiver: opening.request.receiver_id,

@@ -1,56 +1,207 @@
 /**
  * `npm start`: Baton on this machine. Brings up Kafka and the schema registry (embedded local ones
  * when KAFKA_BROKERS is unset), then the router, every agent and the gateway as separate
- * processes; prints where to publish and how to watch; on Ctrl-C or SIGTERM stops the services
- * (they drain and commit) and then what it started.
+ * processes; prints where to publish and how to watch; on Ctrl-C, SIGTERM or SIGHUP, or when the
+ * process that started it goes away, stops the services (they drain and commit) and then what it
+ * started.
+ *
+ * The terminal shows each service coming up, the ready banner, then only warnings and errors, one
+ * readable line each; `--logs` (or BATON_START_LOGS=1) shows every line. Each service's JSON log
+ * lines go to <state dir>/logs/<service>.log, the broker's and the registry's own output to
+ * kafka.log and registry.log, this script's events to baton-start.log (state dir: BATON_STATE_DIR,
+ * else .baton/).
+ *
+ * The services and the local JVMs run in process groups of their own, so a terminal's Ctrl-C
+ * reaches this script alone, which stops them in order: the services first, then the registry and
+ * Kafka, which the services drain into.
  */
-import { provisionInfrastructure } from '@baton/local-infra';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { provisionInfrastructure, type ProvisionedInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from './lib/fleet.js';
-import { forgetConnection, saveConnection } from './lib/local-connection.js';
+import { forgetConnection, saveConnection, stateDir } from './lib/local-connection.js';
+import { isAtLeast, parseLogLine, readableLine } from './lib/readable-log.js';
 import { stopServices, type RunningService } from './lib/service-supervisor.js';
 
-function log(event: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(
-    `${JSON.stringify({ time: new Date().toISOString(), level: 'info', service: 'baton-start', event, ...fields })}\n`,
+const startedAt = Date.now();
+const showEveryLine =
+  process.argv.slice(2).includes('--logs') || /^(1|true|yes)$/i.test(process.env.BATON_START_LOGS ?? '');
+const LOG_DIR = join(stateDir(), 'logs');
+/** The log folder as the terminal names it: relative to the current one when inside it. */
+const LOG_DIR_SHOWN = relative(process.cwd(), LOG_DIR).startsWith('..') ? LOG_DIR : relative(process.cwd(), LOG_DIR);
+/** How long a service gets to drain after SIGTERM before it is killed. */
+const SERVICE_STOP_GRACE_MS = 7_000;
+/** How often, while services start, the terminal is told which are still starting. */
+const START_PROGRESS_INTERVAL_MS = 10_000;
+/** How often the parent process is looked for (see watchParent). */
+const PARENT_POLL_MS = 500;
+
+await mkdir(LOG_DIR, { recursive: true });
+// The infrastructure appends to its files (a broker restart adds to the same file): start afresh.
+await Promise.all(['kafka.log', 'registry.log'].map((name) => writeFile(join(LOG_DIR, name), '')));
+
+const logFiles = new Map<string, WriteStream>();
+function logFile(name: string): WriteStream {
+  let file = logFiles.get(name);
+  if (file === undefined) {
+    file = createWriteStream(join(LOG_DIR, `${name}.log`));
+    // A full disk must not take npm start down; the terminal still shows what matters.
+    file.on('error', () => undefined);
+    logFiles.set(name, file);
+  }
+  return file;
+}
+
+// A terminal closed under it (SIGHUP) fails its writes: the stop that follows must still run.
+process.stdout.on('error', () => undefined);
+
+/** One line on the terminal. */
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** One of this script's own events, as JSON, in baton-start.log. */
+function record(event: string, fields: Record<string, unknown> = {}, level = 'info'): void {
+  logFile('baton-start').write(
+    `${JSON.stringify({ time: new Date().toISOString(), level, service: 'baton-start', event, ...fields })}\n`,
   );
 }
 
-const infrastructure = await provisionInfrastructure();
+function progress(message: string): void {
+  say(`[baton] ${message}`);
+  record('baton.progress', { message });
+}
+
+function seconds(sinceMs: number): string {
+  return `${((Date.now() - sinceMs) / 1000).toFixed(1)}s`;
+}
+
+/** The width service names are padded to on the terminal, once they are known. */
+let nameWidth = 0;
+
+/** A line a service wrote: to its log file, and to the terminal when it is a warning or worse. */
+function serviceLine(name: string, line: string): void {
+  logFile(name).write(`${line}\n`);
+  if (showEveryLine || isAtLeast(parseLogLine(line).level, 'warn')) say(`  ${readableLine(name, line, nameWidth)}`);
+}
+
 const topicPrefix = process.env.BATON_TOPIC_PREFIX ?? DEFAULT_TOPIC_PREFIX;
-const env = {
-  KAFKA_BROKERS: infrastructure.kafkaBrokers.join(','),
-  SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
-  BATON_TOPIC_PREFIX: topicPrefix,
-};
 // The gateway listens where the CLI looks by default; a credential with every role is made for
 // this run unless BATON_API_KEYS names the credentials.
 const gateway = gatewayEnvironment(process.env.GATEWAY_PORT ?? '8080', process.env.BATON_API_KEYS);
 const services: RunningService[] = [];
-let stopping: Promise<void> | undefined;
+/** Aborted when a stop is asked for during start-up: whatever is starting gives up. */
+const starting = new AbortController();
+let provisioning: Promise<ProvisionedInfrastructure> | undefined;
+let stopping: Promise<never> | undefined;
 
-async function stopAll(exitCode: number): Promise<never> {
+/**
+ * Stops everything, once, in order: no further service is spawned, the services drain (SIGTERM;
+ * killed after SERVICE_STOP_GRACE_MS), then the registry and Kafka stop, or give up starting.
+ */
+function stopAll(reason: string, exitCode: number): Promise<never> {
   stopping ??= (async () => {
-    log('baton.stopping');
-    await stopServices(services);
+    const stopAt = Date.now();
+    starting.abort();
+    record('baton.stopping', { reason });
+    progress(`stopping (${reason}): the services first, then the schema registry and Kafka`);
+    const running = services.filter((service) => service.child.exitCode === null && service.child.signalCode === null);
+    await stopServices(services, {
+      graceMs: SERVICE_STOP_GRACE_MS,
+      onKilled: (service) => {
+        record('service.killed', { name: service.name }, 'warn');
+        say(`  ${service.name.padEnd(nameWidth)}  WARN   did not stop within ${SERVICE_STOP_GRACE_MS / 1000}s; killed`);
+      },
+    });
+    if (running.length > 0) progress(`${running.length} services stopped in ${seconds(stopAt)}`);
+    record('infrastructure.stopping');
+    const infrastructure = await provisioning?.catch(() => undefined);
+    try {
+      await infrastructure?.stop();
+    } catch (error) {
+      record('infrastructure.stop_failed', { error: (error as Error).message }, 'error');
+      say(`[baton] ERROR  the broker or the registry did not stop cleanly: ${(error as Error).message}`);
+      exitCode = 1;
+    }
+    record('infrastructure.stopped');
     await forgetConnection();
-    await infrastructure.stop();
-    log('baton.stopped');
+    progress(`stopped in ${seconds(stopAt)}`);
+    record('baton.stopped');
+    await Promise.all([...logFiles.values()].map((file) => new Promise<void>((resolve) => file.end(() => resolve()))));
+    process.exit(exitCode);
   })();
-  await stopping;
-  process.exit(exitCode);
+  return stopping;
 }
 
-process.once('SIGINT', () => void stopAll(0));
-process.once('SIGTERM', () => void stopAll(0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  // `on`, not `once`: a second Ctrl-C while stopping must not kill this script midway.
+  process.on(signal, () => void stopAll(signal, 0));
+}
+watchParent();
+
+/**
+ * npm runs this script through `sh -c`; `kill <npm's pid>` (what `timeout` and service managers
+ * send) reaches npm, which passes it to the shell, which dies of it without passing it on. This
+ * script then has a new parent: it stops everything as it would on SIGTERM.
+ */
+function watchParent(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stopAll(`the process that started it, pid ${parent}, exited`, 0);
+  }, PARENT_POLL_MS).unref();
+}
 
 try {
-  const addresses = await startFleet(services, { env, gatewayEnv: gateway.env });
-  for (const service of services) {
-    void service.exited.then((code) => {
-      if (!stopping) log('service.exited', { name: service.name, code });
-    });
-  }
+  record('baton.starting', { pid: process.pid, logDir: LOG_DIR });
+  provisioning = provisionInfrastructure({ onProgress: progress, logDir: LOG_DIR, signal: starting.signal });
+  const infrastructure = await provisioning;
+  const env = {
+    KAFKA_BROKERS: infrastructure.kafkaBrokers.join(','),
+    SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
+    BATON_TOPIC_PREFIX: topicPrefix,
+  };
+  const fleetAt = Date.now();
+  const ready = new Set<string>();
+  let waiting: ReturnType<typeof setInterval> | undefined;
+  const addresses = await startFleet(services, {
+    env,
+    gatewayEnv: gateway.env,
+    signal: starting.signal,
+    onServices: (names) => {
+      nameWidth = Math.max(...names.map((name) => name.length));
+      progress(`starting ${names.length} services; their logs: ${LOG_DIR_SHOWN}/<service>.log`);
+      waiting = setInterval(() => {
+        const left = names.filter((name) => !ready.has(name));
+        if (left.length > 0) progress(`still waiting for ${left.join(', ')} (${seconds(fleetAt)})`);
+      }, START_PROGRESS_INTERVAL_MS);
+    },
+    echo: (name) => (line) => serviceLine(name, line),
+    processOptions: (name) => ({ onStderrLine: (line) => serviceLine(name, line), detached: true }),
+    onSpawned: (service) => {
+      record('service.spawned', { name: service.name, pid: service.child.pid });
+      service.started.then(
+        (address) => {
+          ready.add(service.name);
+          record('service.ready', { name: service.name, http: address });
+          say(`  ${service.name.padEnd(nameWidth)}  ready  ${address}`);
+        },
+        () => undefined,
+      );
+      void service.exited.then((code) => {
+        const signal = service.child.signalCode;
+        record('service.exited', { name: service.name, code, signal });
+        // Asked to stop: a clean exit, or the SIGTERM itself when it came before the service
+        // listened for it. A kill after the grace period has had its own line.
+        if (stopping && (code === 0 || signal === 'SIGTERM' || signal === 'SIGKILL')) return;
+        const how = signal === null ? `with code ${code}` : `on ${signal}`;
+        const log = join(LOG_DIR_SHOWN, `${service.name}.log`);
+        say(`  ${service.name.padEnd(nameWidth)}  ERROR  exited ${how}; its log: ${log}`);
+      });
+    },
+  }).finally(() => clearInterval(waiting));
+  starting.signal.throwIfAborted();
   await saveConnection({
     ...env,
     kafkaBrokers: infrastructure.kafkaBrokers,
@@ -59,13 +210,13 @@ try {
     services: addresses,
   });
   const topics = topicNames(topicPrefix);
-  log('baton.ready', { kafkaSource: infrastructure.source, ...env, services: addresses });
-  process.stderr.write(
+  record('baton.ready', { kafkaSource: infrastructure.source, ...env, services: addresses });
+  say(
     [
       '',
-      `Baton is up: Kafka ${env.KAFKA_BROKERS}, schema registry ${env.SCHEMA_REGISTRY_URL}`,
+      `Baton is up in ${seconds(startedAt)}: Kafka ${env.KAFKA_BROKERS}, schema registry ${env.SCHEMA_REGISTRY_URL}`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
-      "  npm run samples    publishes the seeds' sample handoffs",
+      '  npm run samples    publishes the sample handoffs: an escalation, a negotiated escalation, a refund and a purchase, a workflow',
       ...(gateway.token === undefined
         ? []
         : [
@@ -74,11 +225,18 @@ try {
           ]),
       '  npm run watch      follows outcome events and replies to the user, decoded',
       ...Object.entries(addresses).map(([name, address]) => `  ${name.padEnd(28)} ${address}/healthz /readyz /metrics`),
+      showEveryLine
+        ? `Every service's log lines follow; they are also in ${LOG_DIR_SHOWN}/.`
+        : `Warnings and errors follow; every log line is in ${LOG_DIR_SHOWN}/ (npm start -- --logs shows them here).`,
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),
   );
 } catch (error) {
-  log('baton.start_failed', { error: (error as Error).message });
-  await stopAll(1);
+  // A start given up because a stop was asked for is not a failure: the stop reports.
+  if (!starting.signal.aborted) {
+    record('baton.start_failed', { error: (error as Error).message }, 'error');
+    say(`[baton] ERROR  could not start: ${(error as Error).message}`);
+    await stopAll('the start failed', 1);
+  }
 }

@@ -6,6 +6,8 @@ import { HandoffPublisher } from '@baton/runtime';
 import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import {
   collectRecords,
+  errorAnswer,
+  routeNotFound,
   startServiceProcess,
   uniqueName,
   waitFor,
@@ -121,7 +123,9 @@ describe('an agent service as its own process', () => {
   });
 
   it('takes a handoff published three times once', async () => {
-    const { topics, publisher, ledger } = await rig(3);
+    const { topics, publisher, ledger, agent } = await rig(3);
+    // An agent's HTTP errors have every service's shape.
+    expect(await errorAnswer(`${agent.address}/v1/nowhere`)).toEqual(routeNotFound('GET', '/v1/nowhere'));
     const message = probe(uniqueName('task'), { seq: 1 });
     const marker = probe(message.metadata.task_id, { seq: 2 });
     for (let i = 0; i < 3; i += 1) await publisher.publish(topics.agentInbox(AGENT), message);

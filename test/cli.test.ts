@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createKafka, createProducer } from '@baton/kafka';
+import { createKafka, RecordProducer } from '@baton/kafka';
 import { buildHandoff, type HandoffDraft } from '@baton/protocol';
 import {
   GATEWAY_TOKENS as TOKENS,
@@ -220,22 +220,19 @@ describe('baton tail', () => {
   it('shows JSON records as JSON, undecodable bytes with their error code, and tombstones', async () => {
     const brokers = inject('kafkaBrokers');
     const topic = await createTestTopic(brokers, 'cli-tail');
-    const producer = createProducer(createKafka({ brokers, clientId: uniqueName('cli-tail') }));
-    await producer.connect();
+    const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('cli-tail') }));
     const handoff = buildHandoff(setup.probeHandoff('t-avro', { seq: 0 }) as unknown as HandoffDraft);
-    await producer.send({
-      topic,
-      messages: [
-        { key: 't-avro', value: setup.rig.codec.encode(handoff) },
-        {
-          key: 't-json',
-          value: JSON.stringify({ effect: 'observed' }),
-          headers: { 'content-type': 'application/json' },
-        },
-        { key: 't-bad', value: Buffer.from('certainly not avro') },
-        { key: 't-gone', value: null },
-      ],
-    });
+    await producer.send([
+      { topic, key: 't-avro', value: setup.rig.codec.encode(handoff) },
+      {
+        topic,
+        key: 't-json',
+        value: JSON.stringify({ effect: 'observed' }),
+        headers: { 'content-type': 'application/json' },
+      },
+      { topic, key: 't-bad', value: Buffer.from('certainly not avro') },
+      { topic, key: 't-gone', value: null },
+    ]);
     await producer.disconnect();
     const run = await baton(['tail', topic, '--from-beginning', '--max', '4', '--json']);
     expect(run.code).toBe(0);

@@ -5,12 +5,13 @@ import {
   CONTEXT_HEADERS,
   ContextStore,
   createKafka,
-  createProducer,
   fetchEndOffsets,
+  RecordProducer,
   type ContextStoreOptions,
   type StoredContextRef,
 } from '@baton/kafka';
 import { createTestTopic, uniqueName } from './helpers/index.js';
+import { rawKafkajs } from './helpers/raw-kafkajs.js';
 
 const brokers = inject('kafkaBrokers');
 const cleanups: (() => Promise<void>)[] = [];
@@ -145,7 +146,7 @@ test('a uri past the partition’s end, or below its low watermark, gives CONTEX
   }
 
   // What retention does to an old context: the records before the low watermark are gone.
-  const admin = createKafka({ brokers, clientId: uniqueName('context-store-admin') }).admin();
+  const admin = rawKafkajs(brokers, uniqueName('context-store-admin')).admin();
   await admin.connect();
   cleanups.push(() => admin.disconnect());
   // kafkajs's deleteTopicRecords reads the topic's leaders from metadata it does not load itself.
@@ -159,8 +160,7 @@ test('a uri past the partition’s end, or below its low watermark, gives CONTEX
 test('chunks missing before the partition’s end give CONTEXT_NOT_FOUND rather than a wait', async () => {
   const { store, topic } = await openStore({ fetchTimeoutMs: 20_000 });
   const kafka = createKafka({ brokers, clientId: uniqueName('context-store-writer') });
-  const producer = createProducer(kafka);
-  await producer.connect();
+  const producer = new RecordProducer(kafka);
   cleanups.push(() => producer.disconnect());
   const headers = (chunk: number): Record<string, string> => ({
     [CONTEXT_HEADERS.id]: 'a-put-that-died',
@@ -170,14 +170,11 @@ test('chunks missing before the partition’s end give CONTEXT_NOT_FOUND rather 
     [CONTEXT_HEADERS.contentType]: 'text/plain',
   });
   // Chunks 0 and 2 of 3, and a record of another writer after them: chunk 1 never comes.
-  await producer.send({
-    topic,
-    messages: [
-      { partition: 0, key: 'task-torn', value: 'a', headers: headers(0) },
-      { partition: 0, key: 'task-torn', value: 'c', headers: headers(2) },
-      { partition: 0, key: 'task-other', value: 'not a chunk' },
-    ],
-  });
+  await producer.send([
+    { topic, partition: 0, key: 'task-torn', value: 'a', headers: headers(0) },
+    { topic, partition: 0, key: 'task-torn', value: 'c', headers: headers(2) },
+    { topic, partition: 0, key: 'task-other', value: 'not a chunk' },
+  ]);
 
   const ref = {
     uri: `kafka://${topic}/0/0`,

@@ -11,6 +11,8 @@ import {
 } from '@baton/protocol';
 import type { HandoffPublisher } from '@baton/runtime';
 import {
+  errorAnswer,
+  routeNotFound,
   startBatonRig,
   uniqueName,
   waitFor,
@@ -79,7 +81,7 @@ function answer(service: ServiceProcess, taskId: string, body: unknown): Promise
   });
 }
 
-describe('the seed 002 customer service team, each agent its own process', () => {
+describe('the customer service team, each agent its own process', () => {
   let rig: BatonRig;
   let topics: TopicNames;
   let human: ServiceProcess;
@@ -145,7 +147,7 @@ describe('the seed 002 customer service team, each agent its own process', () =>
     ).toBe(true);
   });
 
-  it('refunds seed 002’s broken shoes once: triage, then issues and repairs, previous actions intact', async () => {
+  it('refunds the broken shoes once: triage, then issues and repairs, previous actions intact', async () => {
     const taskId = uniqueName('task');
     const request = userRequest(taskId, 'A pair of shoes I bought, they arrived broken', {
       history: [
@@ -271,7 +273,9 @@ describe('the seed 002 customer service team, each agent its own process', () =>
 
     const bad = await answer(second, taskId, { decision: 'YES' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ code: 'ANSWER_INVALID', message: 'decision must be "APPROVED" or "DENIED"' });
+    expect(await bad.json()).toEqual({
+      error: { code: 'ANSWER_INVALID', message: 'decision must be "APPROVED" or "DENIED"' },
+    });
 
     const approved = await answer(second, taskId, { decision: 'APPROVED', note: 'Goodwill refund.' });
     expect(approved.status).toBe(200);
@@ -280,7 +284,10 @@ describe('the seed 002 customer service team, each agent its own process', () =>
     expect(await pendingAt(second)).toEqual([]);
     const again = await answer(second, taskId, { decision: 'APPROVED' });
     expect(again.status).toBe(404);
-    expect(await again.json()).toMatchObject({ code: 'PENDING_TASK_NOT_FOUND' });
+    expect(await again.json()).toEqual({
+      error: { code: 'PENDING_TASK_NOT_FOUND', message: `no pending task ${JSON.stringify(taskId)}`, path: '/taskId' },
+    });
+    expect(await errorAnswer(`${second.address}/v1/nowhere`)).toEqual(routeNotFound('GET', '/v1/nowhere'));
     await waitFor(async () => (await pendingAt(human)).length === 0, {
       description: 'the first instance reading the answered task’s tombstone',
       timeoutMs: FLOW_TIMEOUT_MS,

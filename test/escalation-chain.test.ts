@@ -15,7 +15,7 @@ const LEVEL3 = 'level3_network_expert_agent_pool';
 // A chain crosses four processes and four transactions.
 const CHAIN_TIMEOUT_MS = 30_000;
 
-/** Seed 000's escalation as a new message: the fixture's id has been seen and its expiry has passed. */
+/** The reference escalation as a new message: the fixture's id has been seen and its expiry has passed. */
 function seedEscalation(): HandoffMessage {
   const message = structuredClone(require('@baton/schemas/fixtures/seed-000-escalation-full.json')) as HandoffMessage;
   message.metadata.message_id = randomUUID();
@@ -23,7 +23,7 @@ function seedEscalation(): HandoffMessage {
   return message;
 }
 
-describe('the seed 000 escalation chain, each agent its own process', () => {
+describe('the escalation chain, each agent its own process', () => {
   let rig: BatonRig;
   let topics: TopicNames;
   let supportInbox: RecordCollector;
@@ -81,7 +81,7 @@ describe('the seed 000 escalation chain, each agent its own process', () => {
     expect(Object.values(exitCodes)).toEqual([0, 0, 0, 0]);
   });
 
-  it('escalates the seed’s escalation from technical support to the level-3 experts, previous actions intact', async () => {
+  it('escalates the reference escalation from technical support to the level-3 experts, previous actions intact', async () => {
     const message = seedEscalation();
     await publisher.publish(topics.inbound, message);
 
@@ -105,7 +105,7 @@ describe('the seed 000 escalation chain, each agent its own process', () => {
     ]);
     expect(escalated.context.user_interaction_history).toEqual(message.context.user_interaction_history);
     expect(escalated.payload).toEqual(message.payload);
-    // The seed's instructions travel up, less the escalate_to that was just used.
+    // The original instructions travel up, less the escalate_to that was just used.
     expect(escalated.instructions).toEqual({
       next_steps_suggestion: message.instructions.next_steps_suggestion,
       required_actions: message.instructions.required_actions,

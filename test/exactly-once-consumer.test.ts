@@ -4,8 +4,8 @@ import {
   ExactlyOnceConsumer,
   consumerTopicSpecs,
   createKafka,
-  createProducer,
   createTopics,
+  RecordProducer,
   REPLAY_HEADERS,
   type ConsumerObserver,
   type ConsumerTuning,
@@ -13,6 +13,7 @@ import {
   type OutputRecord,
 } from '@baton/kafka';
 import { collectRecords, uniqueName, waitFor, type RecordCollector } from './helpers/index.js';
+import { rawKafkajs } from './helpers/raw-kafkajs.js';
 
 const brokers = inject('kafkaBrokers');
 const cleanups: (() => Promise<void>)[] = [];
@@ -58,7 +59,7 @@ async function setUp(partitions = 1, options: SetUpOptions = {}): Promise<Setup>
     { topic: output, numPartitions: 1, replicationFactor: 1 },
   ]);
   const kafka = createKafka({ brokers, clientId: uniqueName('eos') });
-  const producer = createProducer(kafka, { idempotent: true });
+  const producer = new RecordProducer(kafka);
   await producer.connect();
   cleanups.push(() => producer.disconnect());
   const handled: { id: string; attempt: number }[] = [];
@@ -94,14 +95,13 @@ async function setUp(partitions = 1, options: SetUpOptions = {}): Promise<Setup>
     output,
     handled,
     async publish(messages, headers) {
-      await producer.send({
-        topic,
-        messages: messages.map((message) =>
+      await producer.send(
+        messages.map((message) =>
           Buffer.isBuffer(message)
-            ? { key: 'broken', value: message, headers: { origin: 'test' } }
-            : { key: message.task, value: JSON.stringify(message), headers },
+            ? { topic, key: 'broken', value: message, headers: { origin: 'test' } }
+            : { topic, key: message.task, value: JSON.stringify(message), headers },
         ),
-      });
+      );
     },
     async startConsumer(instanceId = 'instance-1') {
       const consumer = new ExactlyOnceConsumer<TestMessage>({
@@ -377,7 +377,7 @@ describe('ExactlyOnceConsumer against a real broker', () => {
 });
 
 async function committedOffset(topic: string): Promise<string | undefined> {
-  const admin = createKafka({ brokers, clientId: uniqueName('offsets') }).admin();
+  const admin = rawKafkajs(brokers, uniqueName('offsets')).admin();
   await admin.connect();
   try {
     const [entry] = await admin.fetchOffsets({ groupId: `${topic}.group`, topics: [topic] });

@@ -46,7 +46,7 @@ describe('gateway: publishing and timelines', () => {
       timeoutMs: 30_000,
     });
     const task = (await api('GET', `/v1/tasks/${taskId}`, { token: TOKENS.viewer })).body;
-    // The tracker's fold: seed 004's status and who holds the task (nobody, once completed).
+    // The tracker's fold: the task's status and who holds the task (nobody, once completed).
     expect(task).toMatchObject({ task_id: taskId, status: 'FINISH', owner: null, parent_task_ids: [], children: [] });
     const events = task.events;
     expect(events).toEqual([
@@ -84,7 +84,7 @@ describe('gateway: publishing and timelines', () => {
     expect(observed(taskId)).toEqual([7, 8]);
   });
 
-  it("answers 400 with every issue's code and path for the seed's invalid example", async () => {
+  it("answers 400 with every issue's code and path for the invalid reference example", async () => {
     const invalid = JSON.parse(readFileSync('schemas/fixtures/seed-000-escalation-invalid.json', 'utf8'));
     const answer = await api('POST', '/v1/handoffs', { token: TOKENS.publisher, body: invalid });
     expect(answer.status).toBe(400);

@@ -13,7 +13,7 @@ describe('the handoff codec against the schema registry', () => {
     codec = await createHandoffCodec(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') }));
   });
 
-  it('round-trips the seed example through Avro in the Confluent wire format', async () => {
+  it('round-trips the reference example through Avro in the Confluent wire format', async () => {
     const message = fixture('seed-000-escalation-full');
     const bytes = codec.encode(message as never);
     expect(bytes[0]).toBe(0);

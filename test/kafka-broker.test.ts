@@ -1,6 +1,9 @@
 import { afterEach, expect, inject, test } from 'vitest';
-import { createKafka, createProducer } from '@baton/kafka';
+import { createKafka, RecordProducer } from '@baton/kafka';
 import { createTestTopic, uniqueName, waitFor } from './helpers/index.js';
+// The consumers and the admin here are kafkajs's own: a group that commits, its offsets read back,
+// partitions paused by hand (what kafkajs-fixes/paused-consumer-sleep.ts fixes).
+import { rawKafkajs } from './helpers/raw-kafkajs.js';
 
 const brokers = inject('kafkaBrokers');
 const cleanups: (() => Promise<void>)[] = [];
@@ -20,22 +23,19 @@ interface Received {
 test('a record produced to a fresh topic comes back to a consumer group with its exact key, value and headers', async () => {
   const topic = await createTestTopic(brokers, 'broker-round-trip');
   const groupId = uniqueName('broker-round-trip-group');
-  const kafka = createKafka({ brokers, clientId: uniqueName('broker-round-trip') });
+  const kafka = rawKafkajs(brokers, uniqueName('broker-round-trip'));
 
-  const producer = createProducer(kafka);
-  await producer.connect();
+  const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('broker-round-trip') }));
   cleanups.push(() => producer.disconnect());
-  const [sent] = await producer.send({
-    topic,
-    messages: [
-      {
-        key: 'task-42',
-        value: '{"handoff_type":"review","payload":"ü ✓"}',
-        headers: { correlation_id: 'corr-1', 'content-type': 'application/json' },
-      },
-    ],
-  });
-  expect(sent).toMatchObject({ topicName: topic, partition: 0, baseOffset: '0' });
+  const sent = await producer.send([
+    {
+      topic,
+      key: 'task-42',
+      value: '{"handoff_type":"review","payload":"ü ✓"}',
+      headers: { correlation_id: 'corr-1', 'content-type': 'application/json' },
+    },
+  ]);
+  expect(sent).toEqual([{ topic, partition: 0, baseOffset: '0' }]);
 
   const received: Received[] = [];
   // A short fetch wait: disconnect() waits for the fetch in flight, up to 5 s by default.
@@ -92,8 +92,7 @@ const PAUSED_SESSION_TIMEOUT_MS = 6_000;
 
 /** A consumer of `topic` that pauses every partition as it joins, reading into `read`, and is asleep. */
 async function pausedConsumer(topic: string) {
-  const kafka = createKafka({ brokers, clientId: uniqueName('paused-consumer') });
-  const consumer = kafka.consumer({
+  const consumer = rawKafkajs(brokers, uniqueName('paused-consumer')).consumer({
     groupId: uniqueName('paused-consumer-group'),
     maxWaitTimeInMs: PAUSED_FETCH_WAIT_MS,
     sessionTimeout: PAUSED_SESSION_TIMEOUT_MS,
@@ -115,10 +114,9 @@ async function pausedConsumer(topic: string) {
 
 test('a consumer with every partition paused reads a resumed partition without sleeping its fetch wait out', async () => {
   const topic = await createTestTopic(brokers, 'paused-resume');
-  const producer = createProducer(createKafka({ brokers, clientId: uniqueName('paused-resume') }));
-  await producer.connect();
+  const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('paused-resume') }));
   cleanups.push(() => producer.disconnect());
-  await producer.send({ topic, messages: [{ key: 'k', value: 'v1' }] });
+  await producer.send([{ topic, key: 'k', value: 'v1' }]);
   const { consumer, read } = await pausedConsumer(topic);
   cleanups.push(() => consumer.disconnect());
   expect(read).toEqual([]);

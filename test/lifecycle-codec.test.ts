@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const example = (name: string): Record<string, any> =>
   structuredClone(require(`@baton/schemas/fixtures/lifecycle/${name}.example.json`)) as Record<string, any>;
 
-/** One example of each of seed 001's eight message types, in the order of a handoff. */
+/** One example of each of the eight lifecycle message types, in the order of a handoff. */
 const ONE_OF_EACH = [
   'handoff-request',
   'handoff-accept',

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createKafka, createProducer, type TopicNames } from '@baton/kafka';
+import { createKafka, RecordProducer, type TopicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import { startBatonRig, uniqueName, waitFor, type BatonRig, type ServiceProcess } from './helpers/index.js';
 
@@ -75,7 +75,7 @@ describe('/metrics of the router and an agent, after a small flow', () => {
         payload: { handoff_type: 'NOTIFICATION', data: { event_type: 'PING', message: 'hello' } },
       }),
     );
-    // The seed escalation sent to sales, which has no handler for it: dead-lettered by sales.
+    // The reference escalation sent to sales, which has no handler for it: dead-lettered by sales.
     const escalation = structuredClone(
       require('@baton/schemas/fixtures/seed-000-escalation-full.json'),
     ) as HandoffMessage;
@@ -84,9 +84,8 @@ describe('/metrics of the router and an agent, after a small flow', () => {
     escalation.metadata.expiration_time = '2999-01-01T00:00:00.000Z';
     await rig.publisher.publish(topics.inbound, escalation as never);
     // Bytes that are no handoff: dead-lettered by the router.
-    const producer = createProducer(createKafka({ brokers, clientId: uniqueName('raw') }));
-    await producer.connect();
-    await producer.send({ topic: topics.inbound, messages: [{ key: 'garbage', value: Buffer.from('not avro') }] });
+    const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('raw') }));
+    await producer.send([{ topic: topics.inbound, key: 'garbage', value: Buffer.from('not avro') }]);
     await producer.disconnect();
   });
 
@@ -204,7 +203,7 @@ describe('/metrics of the router and an agent, after a small flow', () => {
       correlation_id: 'flow-xyz-123',
       code: 'NO_HANDLER',
     });
-    // The seed's customer is named in the escalation; no line names them.
+    // The reference escalation names its customer; no line names them.
     for (const service of [router, sales]) expect(JSON.stringify(service.logs)).not.toContain('John Doe');
   });
 

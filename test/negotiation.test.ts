@@ -30,7 +30,7 @@ function steps(view: TaskView | undefined): string[] {
   });
 }
 
-describe('negotiated handoffs (seed 001) between agent processes, run by the tracker', () => {
+describe('negotiated handoffs between agent processes, run by the tracker', () => {
   let rig: BatonRig;
   let steady: ServiceProcess;
   let restarted: ServiceProcess | undefined;

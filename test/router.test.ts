@@ -3,11 +3,13 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createKafka, createProducer, type TopicNames } from '@baton/kafka';
+import { createKafka, RecordProducer, type TopicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import type { HandoffPublisher } from '@baton/runtime';
 import type { HandoffCodec } from '@baton/wire';
 import {
+  errorAnswer,
+  routeNotFound,
   startBatonRig,
   startServiceProcess,
   uniqueName,
@@ -58,7 +60,7 @@ describe('the router as its own process', () => {
     expect(await rig?.stop()).toEqual({ router: 0 });
   });
 
-  it('dispatches the seed escalation to its recipient, byte for byte, with the decision in the headers', async () => {
+  it('dispatches the reference escalation to its recipient, byte for byte, with the decision in the headers', async () => {
     const message = seed();
     message.metadata.expiration_time = '2999-01-01T00:00:00.000Z';
     const published = await publisher.publish(topics.inbound, message as never);
@@ -114,8 +116,7 @@ describe('the router as its own process', () => {
   });
 
   it('dead-letters what it cannot route or read, each with its code and original bytes, and keeps running', async () => {
-    const producer = createProducer(createKafka({ brokers, clientId: uniqueName('raw') }));
-    await producer.connect();
+    const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('raw') }));
     const garbage = Buffer.from('not avro at all');
     const unroutable = buildHandoff({
       metadata: { sender_id: 'x', recipient_id: 'nobody_agent', task_id: uniqueName('task') },
@@ -137,10 +138,9 @@ describe('the router as its own process', () => {
       ['UNKNOWN_HANDOFF_TYPE', codec.encode(unknownType as never)],
       ['HANDOFF_EXPIRED', codec.encode(expired as never)],
     ];
-    await producer.send({
-      topic: topics.inbound,
-      messages: cases.map(([code, value]) => ({ key: `dlq-${code}`, value, headers: { case: code } })),
-    });
+    await producer.send(
+      cases.map(([code, value]) => ({ topic: topics.inbound, key: `dlq-${code}`, value, headers: { case: code } })),
+    );
     await producer.disconnect();
     await waitFor(() => cases.every(([code]) => dlq.records.some((entry) => entry.headers.case === code)), {
       description: 'five dead letters',
@@ -158,6 +158,7 @@ describe('the router as its own process', () => {
     );
     const ready = await fetch(`${router.address}/readyz`);
     expect(ready.status).toBe(200);
+    expect(await errorAnswer(`${router.address}/v1/nowhere`)).toEqual(routeNotFound('GET', '/v1/nowhere'));
     const metrics = await (await fetch(`${router.address}/metrics`)).text();
     expect(metrics).toMatch(/baton_dead_letters_total\{[^}]*reason="NO_ROUTE"[^}]*\} 1/);
   });

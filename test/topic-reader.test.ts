@@ -1,7 +1,15 @@
 import { afterEach, expect, inject, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createKafka, createProducer, LONG_POLL_MAX_WAIT_MS, TopicReader, type Kafka } from '@baton/kafka';
+import {
+  createKafka,
+  KafkaClient,
+  LONG_POLL_MAX_WAIT_MS,
+  READER_STOP_GRACE_MS,
+  RecordProducer,
+  TopicReader,
+} from '@baton/kafka';
 import { createTestTopic, uniqueName, waitFor } from './helpers/index.js';
+import { rawKafkajs, type Kafka } from './helpers/raw-kafkajs.js';
 
 const brokers = inject('kafkaBrokers');
 const cleanups: (() => Promise<void>)[] = [];
@@ -10,10 +18,14 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-/** The client, with every consumer it makes counting its Fetch requests and its fetch loop's turns. */
-function countingFetches(kafka: Kafka): { kafka: Kafka; fetches: () => number; turns: () => number } {
+/**
+ * A client whose every consumer counts its Fetch requests and its fetch loop's turns: a kafkajs
+ * client of the test's own, instrumented, wrapped as the KafkaClient the reader takes.
+ */
+function countingFetches(clientId: string): { kafka: KafkaClient; fetches: () => number; turns: () => number } {
   let fetches = 0;
   let turns = 0;
+  const kafka = rawKafkajs(brokers, clientId);
   const counting = Object.create(kafka) as Kafka;
   counting.consumer = (config) => {
     const consumer = kafka.consumer(config);
@@ -26,7 +38,7 @@ function countingFetches(kafka: Kafka): { kafka: Kafka; fetches: () => number; t
     });
     return consumer;
   };
-  return { kafka: counting, fetches: () => fetches, turns: () => turns };
+  return { kafka: new KafkaClient(counting), fetches: () => fetches, turns: () => turns };
 }
 
 /** What was read, partition by partition, each in the order read: partitions are read in no set order. */
@@ -42,20 +54,16 @@ function byPartition(read: string[]): Record<string, string[]> {
 test('a reader that is not live reads to the end at start, fetches nothing while idle, and reads on when refreshed', async () => {
   const topic = await createTestTopic(brokers, 'on-demand-reader', 3);
   const kafka = createKafka({ brokers, clientId: uniqueName('on-demand-reader') });
-  const producer = createProducer(kafka);
-  await producer.connect();
+  const producer = new RecordProducer(kafka);
   cleanups.push(() => producer.disconnect());
   // Partition 2 stays empty: the reader must not wait for it.
-  await producer.send({
-    topic,
-    messages: [
-      { key: 'a', value: 'a1', partition: 0 },
-      { key: 'b', value: 'b1', partition: 1 },
-      { key: 'a', value: 'a2', partition: 0 },
-    ],
-  });
+  await producer.send([
+    { topic, key: 'a', value: 'a1', partition: 0 },
+    { topic, key: 'b', value: 'b1', partition: 1 },
+    { topic, key: 'a', value: 'a2', partition: 0 },
+  ]);
 
-  const counted = countingFetches(kafka);
+  const counted = countingFetches(uniqueName('counting-reader'));
   const read: string[] = [];
   const reader = new TopicReader({
     kafka: counted.kafka,
@@ -73,13 +81,10 @@ test('a reader that is not live reads to the end at start, fetches nothing while
   // turn with every partition paused sleeps a third of the session timeout (10 s) unless a partition
   // is resumed (kafkajs-fixes/paused-consumer-sleep.ts).
   const idleFrom = { fetches: counted.fetches(), turns: counted.turns() };
-  await producer.send({
-    topic,
-    messages: [
-      { key: 'b', value: 'b2', partition: 1 },
-      { key: 'c', value: 'c1', partition: 2 },
-    ],
-  });
+  await producer.send([
+    { topic, key: 'b', value: 'b2', partition: 1 },
+    { topic, key: 'c', value: 'c1', partition: 2 },
+  ]);
   await waitFor(() => counted.turns() >= idleFrom.turns + 1, {
     description: 'a turn of the fetch loop',
     timeoutMs: 25_000,
@@ -104,10 +109,9 @@ test('a reader that is not live reads to the end at start, fetches nothing while
 test('a live reader goes on reading records as they arrive', async () => {
   const topic = await createTestTopic(brokers, 'live-reader', 2);
   const kafka = createKafka({ brokers, clientId: uniqueName('live-reader') });
-  const producer = createProducer(kafka);
-  await producer.connect();
+  const producer = new RecordProducer(kafka);
   cleanups.push(() => producer.disconnect());
-  await producer.send({ topic, messages: [{ key: 'a', value: 'a1', partition: 0 }] });
+  await producer.send([{ topic, key: 'a', value: 'a1', partition: 0 }]);
 
   const read: string[] = [];
   const reader = new TopicReader({
@@ -120,7 +124,7 @@ test('a live reader goes on reading records as they arrive', async () => {
   cleanups.push(() => reader.stop());
   await reader.start();
   expect(read).toEqual(['0:a1']);
-  await producer.send({ topic, messages: [{ key: 'b', value: 'b1', partition: 1 }] });
+  await producer.send([{ topic, key: 'b', value: 'b1', partition: 1 }]);
   await waitFor(() => read.length === 2, { description: 'the new record to be read' });
   expect(read).toEqual(['0:a1', '1:b1']);
 }, 60_000);
@@ -128,12 +132,11 @@ test('a live reader goes on reading records as they arrive', async () => {
 test('a batched reader takes records arriving one by one once per wait, not one fetch each', async () => {
   const topic = await createTestTopic(brokers, 'batched-reader', 1);
   const kafka = createKafka({ brokers, clientId: uniqueName('batched-reader') });
-  const producer = createProducer(kafka);
-  await producer.connect();
+  const producer = new RecordProducer(kafka);
   cleanups.push(() => producer.disconnect());
-  await producer.send({ topic, messages: [{ key: 'a', value: 'a0' }] });
+  await producer.send([{ topic, key: 'a', value: 'a0' }]);
 
-  const counted = countingFetches(kafka);
+  const counted = countingFetches(uniqueName('counting-reader'));
   const read: string[] = [];
   const reader = new TopicReader({
     kafka: counted.kafka,
@@ -151,7 +154,7 @@ test('a batched reader takes records arriving one by one once per wait, not one 
   const sent = Array.from({ length: 20 }, (_, index) => `a${index + 1}`);
   const from = { fetches: counted.fetches(), at: performance.now() };
   for (const value of sent) {
-    await producer.send({ topic, messages: [{ key: 'a', value }] });
+    await producer.send([{ topic, key: 'a', value }]);
     await sleep(50);
   }
   await waitFor(() => read.length === 21, { description: 'every record to be read' });
@@ -174,4 +177,28 @@ test('a reader that is not live cannot batch', () => {
         onRecord: () => undefined,
       }),
   ).toThrow('a TopicReader that is not live cannot batch');
+});
+
+test('a reader stops within its grace while the broker holds its fetch', async () => {
+  const topic = await createTestTopic(brokers, 'quiet-reader', 1);
+  const kafka = createKafka({ brokers, clientId: uniqueName('quiet-reader') });
+  const producer = new RecordProducer(kafka);
+  cleanups.push(() => producer.disconnect());
+  const read: string[] = [];
+  const reader = new TopicReader({
+    kafka,
+    groupId: uniqueName('quiet-reader-group'),
+    topics: [topic],
+    // Far longer than the grace: without it, the stop would wait this fetch out.
+    maxWaitMs: 20_000,
+    onRecord: (record) => void read.push(String(record.value)),
+  });
+  await reader.start();
+  await producer.send([{ topic, key: 'k', value: 'first', partition: 0 }]);
+  await waitFor(() => read.length === 1, { description: 'the first record read' });
+  // The fetch that follows a delivered batch is held by the broker for the whole wait.
+  const began = Date.now();
+  await reader.stop();
+  expect(Date.now() - began).toBeLessThan(READER_STOP_GRACE_MS + 1_000);
+  expect(reader.isRunning).toBe(false);
 });

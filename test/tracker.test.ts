@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHandoff } from '@baton/protocol';
 import type { TaskView } from '@baton/task-tracking';
-import { startBatonRig, uniqueName, waitFor, type BatonRig, type ServiceProcess } from './helpers/index.js';
+import {
+  errorAnswer,
+  startBatonRig,
+  uniqueName,
+  waitFor,
+  type BatonRig,
+  type ServiceProcess,
+} from './helpers/index.js';
 
 const TRACKER = 'services/tracker/src/main.ts';
 const FLOW_TIMEOUT_MS = 90_000;
@@ -42,7 +49,7 @@ describe('the tracker: who owns each task, rebuilt from the events topic', () =>
     const victim = await rig.addProcess('tracker-b', TRACKER);
     await waitFor(async () => (await ready(steady)) && (await ready(victim)), { description: 'both trackers ready' });
 
-    // Seed 003: three subtasks, each approved at its second review.
+    // A workflow: three subtasks, each approved at its second review.
     const parent = uniqueName('requirement');
     await rig.publisher.publish(
       rig.topics.inbound,
@@ -117,6 +124,14 @@ describe('the tracker: who owns each task, rebuilt from the events topic', () =>
       tasks: { task_id: string }[];
     };
     expect(finished.tasks.map((each) => each.task_id)).toEqual([parent, ...children].sort());
+    expect(await errorAnswer(`${restarted.address}/v1/tasks/no-such-task`)).toEqual({
+      status: 404,
+      body: { error: { code: 'TASK_NOT_FOUND', message: 'no event of task "no-such-task"', path: '/task_id' } },
+    });
+    expect(await errorAnswer(`${restarted.address}/v1/tasks?status=DONE`)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'REQUEST_INVALID', path: '/querystring/status' } },
+    });
     const metrics = await (await fetch(`${restarted.address}/metrics`)).text();
     expect(metrics).toContain('baton_tasks{status="FINISH",service="tracker"} 4');
     expect(metrics).toContain('baton_tasks{status="BREAK",service="tracker"} 1');

@@ -57,7 +57,7 @@ function roundSteps(rounds: number): [string, string, string][] {
   return expected;
 }
 
-describe('the seed 003 workflow: planner, worker, compiler and reviewer, each its own process', () => {
+describe('the multi-step workflow: planner, worker, compiler and reviewer, each its own process', () => {
   let rig: BatonRig;
   let topics: TopicNames;
   let events: RecordCollector;

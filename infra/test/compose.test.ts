@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { systemToolsFor } from '../../test/system-tools/suite.js';
 import { agentIds, expectedTopics, readRepoFile, repoPath, run, serviceNames } from './repo.js';
 
 interface ComposeService {
@@ -36,8 +37,10 @@ function envWithoutOverrides(): NodeJS.ProcessEnv {
 }
 
 let compose: ComposeFile;
+const tools = systemToolsFor('docker-compose.yml test', ['docker-compose']);
 
 beforeAll(() => {
+  tools.assertAvailable();
   // docker-compose resolves anchors, merge keys and ${VAR:-default}, and refuses an invalid file.
   compose = parse(run('docker-compose', ['-f', 'docker-compose.yml', 'config'], envWithoutOverrides())) as ComposeFile;
 });
@@ -53,7 +56,7 @@ function healthcheckCommand(entry: ComposeService): string {
   return Array.isArray(test) ? test.join(' ') : (test ?? '');
 }
 
-describe('docker-compose.yml', () => {
+describe.skipIf(tools.skip)('docker-compose.yml', () => {
   it('finds every service folder to check', () => {
     expect(SERVICES).toContain('router');
     expect(SERVICES).toContain('gateway');
@@ -189,7 +192,7 @@ describe('docker-compose.yml', () => {
   });
 });
 
-describe('infra/compose/create-topics.sh', () => {
+describe.skipIf(tools.skip)('infra/compose/create-topics.sh', () => {
   let dir: string;
   beforeAll(() => {
     // A stand-in for kafka-topics.sh that records each call: no broker is needed to see what is created.

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { systemToolsFor } from '../../test/system-tools/suite.js';
 import { expectedTopics, readRepoFile, run, serviceNames } from './repo.js';
 
 /** Just the parts of Kubernetes objects the checks read. */
@@ -32,8 +33,10 @@ interface Container {
 const SERVICES = serviceNames();
 const NAMESPACE = 'baton';
 let objects: K8sObject[];
+const tools = systemToolsFor('Kubernetes manifests test', ['kubectl']);
 
 beforeAll(() => {
+  tools.assertAvailable();
   const output = run('kubectl', ['kustomize', 'infra/k8s/overlays/local']);
   const documents = parseAllDocuments(output);
   for (const document of documents) {
@@ -67,7 +70,7 @@ function envValue(container: Container, name: string): { value?: string; valueFr
   return container.env?.find((entry) => entry.name === name);
 }
 
-describe('kubectl kustomize infra/k8s/overlays/local', () => {
+describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => {
   it('declares the namespace and puts every namespaced object in it', () => {
     get('Namespace', NAMESPACE);
     for (const object of objects.filter((entry) => entry.kind !== 'Namespace')) {

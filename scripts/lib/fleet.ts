@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { bundleServices } from './service-bundle.js';
 import { discoverServices, serviceEntry } from './service-entries.js';
-import { startService, type Echo, type RunningService } from './service-supervisor.js';
+import { startService, type Echo, type ProcessOptions, type RunningService } from './service-supervisor.js';
 
 export interface FleetOptions {
   /** What every service is given: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, BATON_TOPIC_PREFIX. */
@@ -10,6 +10,14 @@ export interface FleetOptions {
   gatewayEnv: Record<string, string>;
   /** Where each service's JSON log lines go, as `startProcess` takes it. @default true: stdout */
   echo?: (service: string) => Echo;
+  /** Each service's process options (its stderr, its process group), as `startProcess` takes them. */
+  processOptions?: (service: string) => ProcessOptions;
+  /** Told of each service as it is spawned, before it has started. */
+  onSpawned?: (service: RunningService) => void;
+  /** Told once every service has been named, before the first is spawned. */
+  onServices?: (names: readonly string[]) => void;
+  /** Once aborted, no further service is spawned and the start rejects; those spawned are the caller's to stop. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -33,17 +41,25 @@ export function gatewayEnvironment(
  * failed start) stops those too. Resolves with each service's HTTP address once all have started.
  */
 export async function startFleet(running: RunningService[], options: FleetOptions): Promise<Record<string, string>> {
-  const { env, gatewayEnv, echo = () => true } = options;
+  const { env, gatewayEnv, echo = () => true, processOptions = () => ({}) } = options;
   const names = await discoverServices();
+  options.onServices?.(names);
   await bundleServices(names.map(serviceEntry));
-  const router = startService('router', env, echo('router'));
-  running.push(router);
-  await router.started;
-  running.push(
-    ...names
-      .filter((name) => name !== 'router')
-      .map((name) => startService(name, name === 'gateway' ? { ...env, ...gatewayEnv } : env, echo(name))),
-  );
+  const spawn = (name: string): RunningService => {
+    options.signal?.throwIfAborted();
+    const service = startService(
+      name,
+      name === 'gateway' ? { ...env, ...gatewayEnv } : env,
+      echo(name),
+      processOptions(name),
+    );
+    running.push(service);
+    options.onSpawned?.(service);
+    return service;
+  };
+  await spawn('router').started;
+  options.signal?.throwIfAborted();
+  names.filter((name) => name !== 'router').forEach(spawn);
   return Object.fromEntries(
     await Promise.all(running.map(async (service) => [service.name, await service.started] as const)),
   );

@@ -1,8 +1,21 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * Where `npm start` keeps what it leaves for the other scripts (connection.json) and its logs
+ * (logs/): BATON_STATE_DIR, else the repository's .baton/. A second `npm start` with a state
+ * directory of its own (a test's) leaves the first one's files alone.
+ */
+export function stateDir(env: Record<string, string | undefined> = process.env): string {
+  const configured = env['BATON_STATE_DIR'];
+  return configured ? resolve(configured) : fileURLToPath(new URL('../../.baton/', import.meta.url));
+}
+
 /** Where `npm start` leaves the addresses of what it started, for the other scripts to find. */
-const CONNECTION_FILE = fileURLToPath(new URL('../../.baton/connection.json', import.meta.url));
+function connectionFile(): string {
+  return join(stateDir(), 'connection.json');
+}
 
 export interface LocalConnection {
   kafkaBrokers: string[];
@@ -12,12 +25,12 @@ export interface LocalConnection {
 }
 
 export async function saveConnection(connection: LocalConnection): Promise<void> {
-  await mkdir(fileURLToPath(new URL('../../.baton/', import.meta.url)), { recursive: true });
-  await writeFile(CONNECTION_FILE, `${JSON.stringify(connection, null, 2)}\n`);
+  await mkdir(stateDir(), { recursive: true });
+  await writeFile(connectionFile(), `${JSON.stringify(connection, null, 2)}\n`);
 }
 
 export async function forgetConnection(): Promise<void> {
-  await rm(CONNECTION_FILE, { force: true });
+  await rm(connectionFile(), { force: true });
 }
 
 /**
@@ -35,7 +48,7 @@ export async function loadConnection(): Promise<LocalConnection> {
     };
   }
   try {
-    return JSON.parse(await readFile(CONNECTION_FILE, 'utf8')) as LocalConnection;
+    return JSON.parse(await readFile(connectionFile(), 'utf8')) as LocalConnection;
   } catch {
     throw new Error('No Baton is running: start one with `npm start`, or set KAFKA_BROKERS and SCHEMA_REGISTRY_URL.');
   }

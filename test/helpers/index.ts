@@ -7,3 +7,4 @@ export { startBatonRig, type BatonRig, type BatonRigOptions } from './baton-rig.
 export { startGatewayRig, GATEWAY_TOKENS, PROBE_AGENT, type GatewayRig, type ApiAnswer } from './gateway-rig.js';
 export { startOwnBroker } from './own-broker.js';
 export { runBaton, type CliRun, type CliRunOptions } from './cli-process.js';
+export { errorAnswer, routeNotFound } from './error-answer.js';

@@ -1,4 +1,4 @@
-import { createKafka, createProducer, type OutputRecord, type Producer } from '@baton/kafka';
+import { createKafka, RecordProducer, type OutputRecord } from '@baton/kafka';
 import { uniqueName } from './unique-name.js';
 
 export interface OrderedPublisherOptions {
@@ -36,7 +36,7 @@ export interface OrderedPublisher {
 export function publishInOrder(options: OrderedPublisherOptions): OrderedPublisher {
   const kafka = createKafka({ brokers: options.brokers, clientId: uniqueName('ordered-publisher') });
   const batchSize = options.batchSize ?? 100;
-  let producer: Producer | undefined;
+  let producer: RecordProducer | undefined;
   let sent = 0;
   let resentBatches = 0;
   const done = (async () => {
@@ -45,9 +45,8 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
       const messages = options.records.slice(start, start + batchSize);
       for (;;) {
         try {
-          producer ??= createProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
-          await producer.connect();
-          await producer.send({ topic: options.topic, acks: -1, messages });
+          producer ??= new RecordProducer(kafka);
+          await producer.send(messages.map((record) => ({ ...record, topic: options.topic })));
           break;
         } catch (error) {
           if (Date.now() > options.retryUntil) throw error;

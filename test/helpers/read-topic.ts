@@ -1,4 +1,5 @@
 import { createKafka, fetchEndOffsets, readHeaders } from '@baton/kafka';
+import { rawKafkajs } from './raw-kafkajs.js';
 import type { CollectedRecord } from './record-collector.js';
 import { uniqueName } from './unique-name.js';
 
@@ -98,10 +99,14 @@ async function readToEnd(
   onRecords: (partition: number, records: RawRecord[]) => void,
   filtered = false,
 ): Promise<void> {
-  const kafka = createKafka({ brokers, clientId: uniqueName('read-topic') });
-  const remaining = await fetchEndOffsets(kafka, topic);
+  const remaining = await fetchEndOffsets(createKafka({ brokers, clientId: uniqueName('read-topic') }), topic);
   if (remaining.size === 0) return;
-  const consumer = kafka.consumer({ groupId: uniqueName('read-topic'), readUncommitted, maxWaitTimeInMs: 100 });
+  // kafkajs itself: what it fetched before its own filtering, uncommitted records and markers included.
+  const consumer = rawKafkajs(brokers, uniqueName('read-topic')).consumer({
+    groupId: uniqueName('read-topic'),
+    readUncommitted,
+    maxWaitTimeInMs: 100,
+  });
   let timer: NodeJS.Timeout | undefined;
   // The position comes from batch events, not from the last record: a partition written by
   // transactions ends in a marker, which takes an offset but is never delivered.

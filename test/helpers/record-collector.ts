@@ -1,4 +1,4 @@
-import { createKafka, readHeaders, type RecordHeaders } from '@baton/kafka';
+import { createKafka, TopicReader, type RecordHeaders } from '@baton/kafka';
 import { uniqueName } from './unique-name.js';
 
 export interface CollectedRecord {
@@ -19,23 +19,17 @@ export interface RecordCollector {
  * every record it sees, for tests to wait on and assert.
  */
 export async function collectRecords(brokers: string[], topic: string): Promise<RecordCollector> {
-  const consumer = createKafka({ brokers, clientId: uniqueName('collector') }).consumer({
-    groupId: uniqueName('collector'),
-    maxWaitTimeInMs: 100,
-  });
   const records: CollectedRecord[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ partition, message }) => {
-      records.push({
-        partition,
-        offset: message.offset,
-        key: message.key?.toString() ?? null,
-        value: message.value,
-        headers: readHeaders(message.headers),
-      });
+  const reader = new TopicReader({
+    kafka: createKafka({ brokers, clientId: uniqueName('collector') }),
+    groupId: uniqueName('collector'),
+    topics: [topic],
+    // A short fetch wait: stop() waits for the fetch in flight.
+    maxWaitMs: 100,
+    onRecord: ({ partition, offset, key, value, headers }) => {
+      records.push({ partition, offset, key, value, headers });
     },
   });
-  return { records, stop: () => consumer.disconnect() };
+  await reader.start();
+  return { records, stop: () => reader.stop() };
 }

@@ -1,0 +1,188 @@
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { discoverServices } from '../scripts/lib/service-entries.js';
+import { NpmStartRun, type RunProcess } from './helpers/npm-start.js';
+
+/**
+ * `npm start` as a person runs it, with its own Kafka and registry (local JVMs, not the shared
+ * broker: their shutdown is what is checked), stopped the three ways it is stopped: Ctrl-C in its
+ * terminal, SIGTERM to npm alone (what `timeout` and service managers send), and SIGTERM to the
+ * start script before everything is up. Each time every process goes within 10 s, the services
+ * before the registry and Kafka, and nothing is logged at error level, nor warned, on the terminal
+ * or in the log files. About a minute per run.
+ */
+
+/** A cold start bundles the services and starts two JVMs and 14 Node processes on 2 shared cores. */
+const START_TIMEOUT_MS = 240_000;
+const STOP_LIMIT_MS = 10_000;
+const READY = /^Ctrl-C stops everything\.$/;
+
+let run: NpmStartRun | undefined;
+
+afterEach(async () => {
+  await run?.dispose();
+  run = undefined;
+});
+
+/** What was running just before the stop, by kind. */
+interface Census {
+  all: RunProcess[];
+  jvms: RunProcess[];
+  services: RunProcess[];
+}
+
+function census(current: NpmStartRun): Census {
+  const all = current.processes();
+  return {
+    all,
+    jvms: all.filter((process) => /(^|\/)java /.test(process.command)),
+    services: all.filter((process) => process.command.includes('/dist/services/')),
+  };
+}
+
+/** Sends the stop and resolves with the milliseconds until no process of the run is left. */
+async function stopWithin(current: NpmStartRun, limitMs: number, send: () => void): Promise<number> {
+  const sentAt = Date.now();
+  send();
+  for (;;) {
+    const left = current.processes();
+    if (left.length === 0) return Date.now() - sentAt;
+    if (Date.now() - sentAt > limitMs) {
+      const listing = left.map((process) => `${process.pid} ${process.command.slice(0, 120)}`).join('\n');
+      throw new Error(`${left.length} processes still running ${limitMs} ms after the stop:\n${listing}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const SEVERE = new Set(['error', 'fatal', 50, 60]);
+const WARNING = new Set(['warn', 40]);
+
+/** Nothing at error level (or warned) on the terminal or in any log file, and the stop order. */
+function expectCleanRun(current: NpmStartRun, before: Census): void {
+  const terminal = current.lines;
+  // npm's own notices about this machine's npm configuration are not the run's.
+  const ours = terminal.filter((line) => !line.startsWith('npm warn '));
+  expect(ours.filter((line) => /\b(ERROR|FATAL)\b|^npm (error|ERR!)|"level":"(error|fatal)"/.test(line))).toEqual([]);
+  expect(ours.filter((line) => /^\s*\S+\s+WARN\s/.test(line) || /"level":"warn"/.test(line))).toEqual([]);
+
+  const services = new Set(spawnedServices(current));
+  const logNames = current.logNames();
+  for (const name of logNames) {
+    if (name === 'kafka' || name === 'registry') {
+      const { other } = current.logRecords(name);
+      expect(
+        other.filter((line) => /\bERROR\b|\bFATAL\b/.test(line)),
+        `${name}.log`,
+      ).toEqual([]);
+      continue;
+    }
+    const { records, other } = current.logRecords(name);
+    expect(
+      records.filter((record) => SEVERE.has(record['level'] as string)),
+      `${name}.log`,
+    ).toEqual([]);
+    expect(
+      records.filter((record) => WARNING.has(record['level'] as string)),
+      `${name}.log`,
+    ).toEqual([]);
+    // A stack trace or a Node warning would be a line that is not JSON.
+    expect(other, `${name}.log`).toEqual([]);
+  }
+
+  // The services stopped before the registry and Kafka were asked to: in start.ts's own record, by
+  // the services' own last lines, and on the terminal.
+  const events = current.logRecords('baton-start').records;
+  const timeOf = (record: Record<string, unknown>): number => Date.parse(String(record['time']));
+  const infrastructureStopping = events.find((record) => record['event'] === 'infrastructure.stopping');
+  expect(infrastructureStopping).toBeDefined();
+  const exits = events.filter((record) => record['event'] === 'service.exited');
+  expect(exits.map((record) => record['name']).sort()).toEqual([...services].sort());
+  for (const exit of exits) expect(timeOf(exit)).toBeLessThanOrEqual(timeOf(infrastructureStopping!));
+  for (const name of logNames.filter((logName) => services.has(logName))) {
+    // A service stopped before it logged anything has nothing to compare.
+    const last = current.logRecords(name).records.at(-1);
+    if (last !== undefined) {
+      expect(timeOf(last), `${name}'s last line`).toBeLessThanOrEqual(timeOf(infrastructureStopping!));
+    }
+  }
+  if (before.jvms.length > 0) {
+    const servicesStopped = terminal.findIndex((line) => /^\[baton\] \d+ services stopped in /.test(line));
+    const kafkaStopped = terminal.findIndex((line) => /^\[baton\] kafka broker on \S+ stopped in /.test(line));
+    const registryStopped = terminal.findIndex((line) => /^\[baton\] schema registry on \S+ stopped in /.test(line));
+    expect(kafkaStopped).toBeGreaterThan(-1);
+    expect(registryStopped).toBeGreaterThan(-1);
+    if (services.size > 0) {
+      expect(servicesStopped).toBeGreaterThan(-1);
+      expect(kafkaStopped).toBeGreaterThan(servicesStopped);
+      expect(registryStopped).toBeGreaterThan(servicesStopped);
+    }
+  }
+  expect(terminal.at(-1)).toMatch(/^\[baton\] stopped in \d+\.\ds$/);
+
+  // The JVMs' data and temporary directories went with them.
+  for (const jvm of before.jvms) {
+    const tmpdir = /-Djava\.io\.tmpdir=(\S+)/.exec(jvm.command)?.[1];
+    expect(tmpdir).toBeDefined();
+    expect(existsSync(tmpdir!), tmpdir).toBe(false);
+  }
+}
+
+/** The services spawned before the stop, from start.ts's own record. */
+function spawnedServices(current: NpmStartRun): string[] {
+  const spawned = current.logRecords('baton-start').records.filter((record) => record['event'] === 'service.spawned');
+  return spawned.map((record) => String(record['name']));
+}
+
+/** The pid of the start script itself, from its first event. */
+function startScriptPid(current: NpmStartRun): number {
+  const starting = current.logRecords('baton-start').records.find((record) => record['event'] === 'baton.starting');
+  return Number(starting?.['pid']);
+}
+
+describe('npm start', () => {
+  test('comes up with one line per service, then stops on Ctrl-C (SIGINT to its process group) cleanly within 10 s', async () => {
+    const names = await discoverServices();
+    run = await NpmStartRun.start();
+    await run.waitForLine(READY, START_TIMEOUT_MS);
+    for (const name of names) {
+      expect(run.lines.filter((line) => new RegExp(`^  ${name} +ready  http://`).test(line))).toHaveLength(1);
+    }
+    const before = census(run);
+    expect(before.services).toHaveLength(names.length);
+    expect(before.jvms).toHaveLength(2);
+    // The JVMs and the services are out of the terminal's reach: only npm's group gets its Ctrl-C.
+    for (const process of [...before.jvms, ...before.services]) expect(process.pgid).not.toBe(run.pid);
+
+    const current = run;
+    const stopMs = await stopWithin(run, STOP_LIMIT_MS, () => process.kill(-current.pid, 'SIGINT'));
+    console.log(`npm start: every process gone ${stopMs} ms after Ctrl-C`);
+    expectCleanRun(run, before);
+  }, 300_000);
+
+  test('stops cleanly within 10 s on SIGTERM to the npm process alone', async () => {
+    run = await NpmStartRun.start();
+    await run.waitForLine(READY, START_TIMEOUT_MS);
+    const before = census(run);
+    expect(before.jvms).toHaveLength(2);
+
+    const current = run;
+    const stopMs = await stopWithin(run, STOP_LIMIT_MS, () => process.kill(current.pid, 'SIGTERM'));
+    console.log(`npm start: every process gone ${stopMs} ms after SIGTERM to npm`);
+    expectCleanRun(run, before);
+  }, 300_000);
+
+  test('stops cleanly within 10 s on SIGTERM to the start script while services are still starting', async () => {
+    run = await NpmStartRun.start();
+    // The router is up; the other services are starting.
+    await run.waitForLine(/^ {2}router +ready {2}http:\/\//, START_TIMEOUT_MS);
+    const before = census(run);
+    expect(before.jvms).toHaveLength(2);
+    expect(run.lines.some((line) => READY.test(line))).toBe(false);
+
+    const current = run;
+    const stopMs = await stopWithin(run, STOP_LIMIT_MS, () => process.kill(startScriptPid(current), 'SIGTERM'));
+    console.log(`npm start: every process gone ${stopMs} ms after SIGTERM to start.ts during start-up`);
+    expectCleanRun(run, before);
+  }, 300_000);
+});
