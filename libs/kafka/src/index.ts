@@ -1,4 +1,5 @@
 export { createKafka, type CreateKafkaOptions } from './create-kafka.js';
+export type { KafkaSecurity, KafkaTls, KafkaSasl, KafkaSaslMechanism } from './security/kafka-security.js';
 // Baton's own handle on the cluster: kafkajs and its types stay inside this lib.
 export { KafkaClient } from './kafka-client.js';
 export { RecordProducer, type ProducerRecord, type ProducedBatch } from './record-producer.js';
