@@ -7,7 +7,7 @@ export {
 } from './handoff-service.js';
 export { component, concurrently, type Component, type ComponentParts } from './chassis/component.js';
 export { Service, type ServiceOptions } from './chassis/service.js';
-export { HttpServer, type HttpServerOptions } from './chassis/http-server.js';
+export { HttpServer, type HttpServerOptions, type HttpTls } from './chassis/http-server.js';
 export { runService } from './chassis/run-service.js';
 export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
 export { handoffRecord, handoffHeaders } from './handoff-record.js';

@@ -1,9 +1,10 @@
 import { loadRegistryConfig } from '@baton/agent-registry';
 import { DEFAULT_INLINE_MAX_BYTES, MAX_INLINE_MAX_BYTES } from '@baton/negotiation';
-import { integerSetting, loadServiceConfig, type ServiceConfig } from '@baton/runtime';
+import { integerSetting, loadServiceConfig, type HttpTls, type ServiceConfig } from '@baton/runtime';
 import { BatonError } from '@baton/errors';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
 import type { JwtSettings } from './access/jwt.js';
+import { loadHttpTls } from './http/http-tls-config.js';
 
 export interface GatewayConfig extends ServiceConfig {
   apiKeys: ApiKey[];
@@ -21,6 +22,8 @@ export interface GatewayConfig extends ServiceConfig {
   timelineTasks: number;
   /** BATON_LIVENESS_WINDOW_MS; undefined: 3 heartbeat intervals of each agent instance. */
   livenessWindowMs: number | undefined;
+  /** BATON_HTTP_TLS_CERT_FILE and _KEY_FILE (and _KEY_PASSWORD_FILE) read: the API over HTTPS; undefined: plain HTTP. */
+  httpTls: HttpTls | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -86,5 +89,6 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
     deadLettersPerTopic: integerSetting(env, 'BATON_DLQ_INDEX_LIMIT', 50_000),
     timelineTasks: integerSetting(env, 'BATON_TIMELINE_TASKS', 100_000),
     livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,
+    httpTls: loadHttpTls(env),
   });
 }

@@ -130,6 +130,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const http = await buildGatewayHttp({
     port: config.httpPort,
     host: config.httpHost,
+    tls: config.httpTls,
     parts: {
       submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
       negotiations,

@@ -1,10 +1,16 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BatonError, ERROR_CATALOGUE, ERROR_CODES } from '@baton/errors';
 import { capturedLogger } from '../captured-logger.test-helper.js';
 import { createServiceMetrics } from '../metrics.js';
-import { HttpServer } from './http-server.js';
+import { HttpServer, type HttpTls } from './http-server.js';
 
-function server(ready = true) {
+function server(ready = true, tls?: HttpTls) {
   const { logger, lines } = capturedLogger('http-test');
   const http = new HttpServer({
     port: 0,
@@ -12,6 +18,7 @@ function server(ready = true) {
     isReady: () => ready,
     metrics: createServiceMetrics({ service: 'http-test' }),
     logger,
+    tls,
   });
   return { http, app: http.app, lines };
 }
@@ -93,5 +100,37 @@ describe('the chassis HTTP server', () => {
     expect((await fetch(`${address}/healthz`)).status).toBe(200);
     await http.close();
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+  });
+
+  it('serves HTTPS given a certificate and key, and tells an https:// address', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baton-chassis-tls-'));
+    try {
+      await promisify(execFile)('openssl', [
+        ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1'],
+        ...['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+        ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      ]);
+      const cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+      const { http } = server(true, { cert, key: await readFile(join(dir, 'key.pem'), 'utf8') });
+      await http.start();
+      try {
+        const address = http.address();
+        expect(address).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+        const status = await new Promise<number | undefined>((resolve, reject) =>
+          request(`${address}/healthz`, { ca: cert, agent: false }, (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          })
+            .on('error', reject)
+            .end(),
+        );
+        expect(status).toBe(200);
+        await expect(fetch(`${address.replace('https:', 'http:')}/healthz`)).rejects.toThrow();
+      } finally {
+        await http.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,6 +9,14 @@ import type { Logger } from '../logger.js';
 import type { Component } from './component.js';
 import { installErrorReplies } from './error-replies.js';
 
+/** PEM certificate chain and private key the server answers HTTPS with (Fastify's `https` option). */
+export interface HttpTls {
+  cert: string;
+  key: string;
+  /** Decrypts an encrypted key. */
+  passphrase?: string | undefined;
+}
+
 export interface HttpServerOptions {
   port: number;
   host: string;
@@ -20,25 +28,40 @@ export interface HttpServerOptions {
   logger: Logger;
   /** How route schemas validate requests (Fastify's defaults when unset). */
   ajv?: FastifyServerOptions['ajv'];
+  /** Serve HTTPS with this certificate and key; unset: plain HTTP. */
+  tls?: HttpTls | undefined;
 }
 
 /**
  * The HTTP face of every service, as a component: /healthz (the process answers: liveness),
  * /readyz (the service can take work: readiness), /metrics (Prometheus) and the one error shape
- * (see installErrorReplies). A service adds its routes to `app` before starting; tests use
- * `app.inject()` without listening.
+ * (see installErrorReplies), over HTTPS when given `tls`. A service adds its routes to `app`
+ * before starting; tests use `app.inject()` without listening.
  */
 export class HttpServer implements Component {
   readonly name = 'http';
   readonly app: FastifyInstance;
 
   constructor(private readonly options: HttpServerOptions) {
-    this.app = Fastify({
+    const serverOptions = {
       loggerInstance: options.logger as FastifyBaseLogger,
       // Health probes and scrapes would fill the log; a service logs the requests that matter itself.
       logController: new LogController({ disableRequestLogging: true }),
       ...(options.ajv === undefined ? {} : { ajv: options.ajv }),
-    });
+    };
+    const { tls } = options;
+    // An HTTPS instance differs from an HTTP one only in its raw server's type, which no route sees.
+    this.app =
+      tls === undefined
+        ? Fastify(serverOptions)
+        : (Fastify({
+            ...serverOptions,
+            https: {
+              cert: tls.cert,
+              key: tls.key,
+              ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+            },
+          }) as unknown as FastifyInstance);
     installErrorReplies(this.app, options.logger);
     this.app.get('/healthz', async () => ({ status: 'ok' }));
     this.app.get('/readyz', async (_request, reply) => {
@@ -58,11 +81,12 @@ export class HttpServer implements Component {
     return this.app.close();
   }
 
-  /** Where the server listens, as a URL (services log it, npm start prints it). */
+  /** Where the server listens, as a URL (services log it, npm start prints it): https:// when serving TLS. */
   address(): string {
     const address = this.app.server.address();
+    const scheme = this.options.tls === undefined ? 'http' : 'https';
     return typeof address === 'object' && address !== null
-      ? `http://${address.address}:${address.port}`
+      ? `${scheme}://${address.address}:${address.port}`
       : String(address);
   }
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { HttpServer, type Logger, type Registry } from '@baton/runtime';
+import { HttpServer, type HttpTls, type Logger, type Registry } from '@baton/runtime';
 import { installAccessControl } from '../access/access-control.js';
 import type { ApiKey } from '../access/api-keys.js';
 import type { JwtSettings } from '../access/jwt.js';
@@ -20,6 +20,8 @@ const PAGE_CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'non
 export interface GatewayHttpOptions {
   port: number;
   host: string;
+  /** Serve HTTPS with this certificate and key (BATON_HTTP_TLS_*); unset: plain HTTP. */
+  tls?: HttpTls | undefined;
   parts: GatewayParts;
   apiKeys: readonly ApiKey[];
   /** Bearer JWTs of an OAuth2 issuer besides the API keys; undefined: API keys only. */
@@ -39,6 +41,7 @@ export async function buildGatewayHttp(options: GatewayHttpOptions): Promise<Htt
   const http = new HttpServer({
     port: options.port,
     host: options.host,
+    tls: options.tls,
     isReady: options.isReady,
     metrics: options.metrics,
     logger: options.logger,
