@@ -102,6 +102,18 @@ export const ERROR_CATALOGUE = {
     httpStatus: 503,
     summary: 'No Kafka broker answered a metadata request before the deadline.',
   },
+  KAFKA_AUTH_FAILED: {
+    retriable: false,
+    httpStatus: 502,
+    summary:
+      "The Kafka connection's security failed: the brokers refused the SASL credentials or mechanism, or TLS failed (the broker's certificate is not trusted or does not match its host name, or the broker refused the client certificate).",
+  },
+  KAFKA_NOT_AUTHORIZED: {
+    retriable: false,
+    httpStatus: 502,
+    summary:
+      'The brokers authenticated the client but its ACLs do not allow the operation (topic, group, transactional id or cluster authorization failed).',
+  },
   INFRA_UNAVAILABLE: {
     retriable: false,
     httpStatus: 503,

@@ -1,23 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { BatonError } from '@baton/errors';
+import { configInvalid as invalid, optionalSetting, pemFileSetting, secretSetting, type Env } from '@baton/errors';
 import type { SchemaRegistryOptions } from './schema-registry-client.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function invalid(variable: string, message: string): BatonError {
-  return new BatonError('CONFIG_INVALID', message, { path: `/env/${variable}` });
-}
-
-function readSecretFile(variable: string, file: string): string {
-  try {
-    return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
-  } catch (error) {
-    throw invalid(
-      variable,
-      `${variable} names a file that cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-}
 
 /**
  * The schema registry settings of every Baton process, read in this one place: SCHEMA_REGISTRY_URL,
@@ -47,17 +29,8 @@ export function registryOptionsFromEnv(
   }
   const options: SchemaRegistryOptions = { url };
 
-  const username = env.SCHEMA_REGISTRY_USERNAME || undefined;
-  const passwordValue = env.SCHEMA_REGISTRY_PASSWORD || undefined;
-  const passwordFile = env.SCHEMA_REGISTRY_PASSWORD_FILE || undefined;
-  if (passwordValue !== undefined && passwordFile !== undefined) {
-    throw invalid(
-      'SCHEMA_REGISTRY_PASSWORD_FILE',
-      'set SCHEMA_REGISTRY_PASSWORD or SCHEMA_REGISTRY_PASSWORD_FILE, not both',
-    );
-  }
-  const password =
-    passwordFile !== undefined ? readSecretFile('SCHEMA_REGISTRY_PASSWORD_FILE', passwordFile) : passwordValue;
+  const username = optionalSetting(env, 'SCHEMA_REGISTRY_USERNAME');
+  const password = secretSetting(env, 'SCHEMA_REGISTRY_PASSWORD');
   if (password !== undefined && username === undefined) {
     throw invalid('SCHEMA_REGISTRY_USERNAME', 'a schema registry password is set without SCHEMA_REGISTRY_USERNAME');
   }
@@ -74,22 +47,10 @@ export function registryOptionsFromEnv(
     options.basicAuth = { username, password };
   }
 
-  const caFile = env.SCHEMA_REGISTRY_CA_FILE || undefined;
-  if (caFile !== undefined) {
+  const ca = pemFileSetting(env, 'SCHEMA_REGISTRY_CA_FILE', 'CERTIFICATE');
+  if (ca !== undefined) {
     if (parsed.protocol !== 'https:') {
       throw invalid('SCHEMA_REGISTRY_CA_FILE', 'SCHEMA_REGISTRY_CA_FILE is set but SCHEMA_REGISTRY_URL is not https');
-    }
-    let ca: string;
-    try {
-      ca = readFileSync(caFile, 'utf8');
-    } catch (error) {
-      throw invalid(
-        'SCHEMA_REGISTRY_CA_FILE',
-        `SCHEMA_REGISTRY_CA_FILE cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-    if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
-      throw invalid('SCHEMA_REGISTRY_CA_FILE', 'SCHEMA_REGISTRY_CA_FILE holds no PEM certificate');
     }
     options.ca = ca;
   }
