@@ -79,6 +79,15 @@ export {
 export { deleteTopics } from './admin/delete-topics.js';
 export { TopicLister } from './admin/topic-lister.js';
 export { warmUpCoordinators } from './admin/warm-up.js';
+export {
+  applyAcls,
+  CLUSTER_RESOURCE_NAME,
+  type AclGrant,
+  type AclOperation,
+  type AclPatternType,
+  type AclResourceType,
+  type PrincipalAcls,
+} from './admin/acls.js';
 export { TransactionalSender, type SentRecord } from './transactional-sender.js';
 export { ContextStore, type ContextStoreOptions, type PutContextOptions } from './context-store/context-store.js';
 export { CONTEXT_HEADERS } from './context-store/chunk-headers.js';
