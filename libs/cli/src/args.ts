@@ -15,6 +15,7 @@ export const COMMAND_NAMES = [
   'dlq messages',
   'dlq show',
   'dlq replay',
+  'acls',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -171,6 +172,32 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--dry-run', 'bulk: print the plan only; nothing is replayed'],
     ],
     operands: { min: 1, max: 2, names: 'TOPIC [ID]' },
+  },
+  {
+    name: 'acls',
+    usage:
+      'baton acls [--prefix P] [--format kafka-acls|strimzi] [--bootstrap-server HOST:PORT] [--command-config FILE]\n' +
+      '  [--cluster NAME] [--authentication scram-sha-512|tls] [--namespace NS]',
+    summary: "each service's Kafka principal and least-privilege ACLs, as kafka-acls.sh commands or Strimzi KafkaUsers",
+    options: {
+      prefix: { type: 'string' },
+      format: { type: 'string' },
+      'bootstrap-server': { type: 'string' },
+      'command-config': { type: 'string' },
+      cluster: { type: 'string' },
+      authentication: { type: 'string' },
+      namespace: { type: 'string' },
+    },
+    optionHelp: [
+      ['--prefix P', 'the topic prefix (default $BATON_TOPIC_PREFIX, else baton)'],
+      ['--format F', 'kafka-acls (default): kafka-acls.sh --add lines; strimzi: KafkaUser YAML'],
+      ['--bootstrap-server B', 'kafka-acls: the broker to run them against (default localhost:9092)'],
+      ['--command-config FILE', "kafka-acls: the admin client's properties (SASL/TLS)"],
+      ['--cluster NAME', 'strimzi: the Kafka cluster, label strimzi.io/cluster (default baton)'],
+      ['--authentication A', 'strimzi: scram-sha-512 (default) or tls'],
+      ['--namespace NS', 'strimzi: metadata.namespace (default none)'],
+    ],
+    operands: { min: 0, max: 0, names: '' },
   },
   {
     name: 'help',

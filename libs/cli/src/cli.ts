@@ -15,6 +15,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   'dlq messages': async () => (await import('./commands/dlq.js')).dlqMessages,
   'dlq show': async () => (await import('./commands/dlq.js')).dlqShow,
   'dlq replay': async () => (await import('./commands/dlq.js')).dlqReplay,
+  acls: async () => (await import('./commands/acls.js')).acls,
 };
 
 function lines(text: string | readonly string[]): string {
