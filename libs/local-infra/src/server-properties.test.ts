@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { renderServerProperties } from './server-properties.js';
+import { renderSecuredServerProperties, renderServerProperties } from './server-properties.js';
 
 function parse(text: string): Map<string, string> {
   return new Map(
@@ -50,4 +50,36 @@ test('the broker runs one network thread and two request handlers, sized for the
 
   expect(properties.get('num.network.threads')).toBe('1');
   expect(properties.get('num.io.threads')).toBe('2');
+});
+
+test('the secured node has no plaintext listener, maps certificate CNs to principals and enforces ACLs', () => {
+  const properties = parse(
+    renderSecuredServerProperties({
+      saslPort: 40001,
+      mtlsPort: 40002,
+      controllerPort: 40003,
+      logDir: '/tmp/k/data',
+      keystorePath: '/tmp/k/tls/broker-keystore.pem',
+      keyPassword: 'generated',
+      truststorePath: '/tmp/k/tls/ca.pem',
+      brokerPrincipal: 'baton-local-broker',
+    }),
+  );
+
+  expect(properties.get('listeners')).toBe(
+    'CLIENTS://127.0.0.1:40001,MTLS://127.0.0.1:40002,CONTROLLER://127.0.0.1:40003',
+  );
+  expect(properties.get('advertised.listeners')).toBe('CLIENTS://localhost:40001,MTLS://localhost:40002');
+  expect(properties.get('listener.security.protocol.map')).toBe('CLIENTS:SASL_SSL,MTLS:SSL,CONTROLLER:SSL');
+  expect([...properties.values()].join('\n')).not.toMatch(/PLAINTEXT/);
+  expect(properties.get('inter.broker.listener.name')).toBe('MTLS');
+  expect(properties.get('ssl.client.auth')).toBe('required');
+  expect(properties.get('listener.name.clients.ssl.client.auth')).toBe('none');
+  expect(properties.get('ssl.principal.mapping.rules')).toBe('RULE:^CN=([^,]+).*$/$1/,DEFAULT');
+  expect(properties.get('listener.name.clients.sasl.enabled.mechanisms')).toBe('SCRAM-SHA-256,SCRAM-SHA-512');
+  expect(properties.get('authorizer.class.name')).toBe('org.apache.kafka.metadata.authorizer.StandardAuthorizer');
+  expect(properties.get('allow.everyone.if.no.acl.found')).toBe('false');
+  expect(properties.get('super.users')).toBe('User:baton-local-broker');
+  expect(properties.get('ssl.keystore.type')).toBe('PEM');
+  expect(properties.get('offsets.topic.replication.factor')).toBe('1');
 });

@@ -5,15 +5,41 @@ export interface BrokerSettings {
   logDir: string;
 }
 
+/** The TLS material and ports of a broker with no plaintext listener (see renderSecuredServerProperties). */
+export interface SecuredBrokerSettings {
+  /** The SASL_SSL listener clients log in on with SCRAM. */
+  saslPort: number;
+  /** The SSL listener with client certificates required: mutual-TLS clients and the broker itself. */
+  mtlsPort: number;
+  controllerPort: number;
+  logDir: string;
+  /** PEM file: the broker's private key (encrypted with `keyPassword`) and its certificate chain. */
+  keystorePath: string;
+  keyPassword: string;
+  /** PEM file: the CA every certificate here chains to. */
+  truststorePath: string;
+  /** The broker certificate's CN: its principal (User:<cn>), the only super user. */
+  brokerPrincipal: string;
+}
+
+type Setting = [string, string | number];
+
+/**
+ * Kafka's SSL principal for a certificate is its whole subject DN ("CN=sales-agent,O=..."); this
+ * maps it to the CN alone, so a client certificate for CN=sales-agent acts as User:sales-agent,
+ * the same principal as the SCRAM user sales-agent, and the same ACLs apply to both.
+ */
+export const SSL_PRINCIPAL_MAPPING_RULES = 'RULE:^CN=([^,]+).*$/$1/,DEFAULT';
+
+export const SECURED_LISTENERS = { sasl: 'CLIENTS', mtls: 'MTLS', controller: 'CONTROLLER' } as const;
+
 /**
  * server.properties for a single KRaft node acting as both broker and controller on loopback,
  * tuned for tests: single-replica internal topics, no topic created by accident, no wait before
  * the first consumer group rebalance.
  */
 export function renderServerProperties({ brokerPort, controllerPort, logDir }: BrokerSettings): string {
-  const settings: [string, string | number][] = [
-    ['process.roles', 'broker,controller'],
-    ['node.id', 1],
+  return render([
     ['controller.quorum.voters', `1@127.0.0.1:${controllerPort}`],
     ['listeners', `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`],
     ['advertised.listeners', `PLAINTEXT://127.0.0.1:${brokerPort}`],
@@ -21,6 +47,62 @@ export function renderServerProperties({ brokerPort, controllerPort, logDir }: B
     ['inter.broker.listener.name', 'PLAINTEXT'],
     ['controller.listener.names', 'CONTROLLER'],
     ['log.dirs', logDir],
+  ]);
+}
+
+/**
+ * The same node with no plaintext listener at all, bound to 127.0.0.1 and advertised as
+ * `localhost` (the name its certificate holds; a client verifying it by an IP would send an IP as
+ * the TLS server name, which Node deprecates, DEP0123):
+ * - CLIENTS, SASL_SSL: SCRAM-SHA-256 and SCRAM-SHA-512 logins over TLS, no client certificate;
+ * - MTLS, SSL with a client certificate required: mutual-TLS clients, and the inter-broker listener;
+ * - CONTROLLER, SSL with a client certificate required: KRaft's own traffic, the broker presenting
+ *   its own certificate to its controller.
+ * The StandardAuthorizer denies what no ACL allows; the broker's own principal is the only super user.
+ */
+export function renderSecuredServerProperties(settings: SecuredBrokerSettings): string {
+  const { sasl, mtls, controller } = SECURED_LISTENERS;
+  const scramJaas = 'org.apache.kafka.common.security.scram.ScramLoginModule required;';
+  return render([
+    ['controller.quorum.voters', `1@127.0.0.1:${settings.controllerPort}`],
+    [
+      'listeners',
+      `${sasl}://127.0.0.1:${settings.saslPort},${mtls}://127.0.0.1:${settings.mtlsPort},${controller}://127.0.0.1:${settings.controllerPort}`,
+    ],
+    ['advertised.listeners', `${sasl}://localhost:${settings.saslPort},${mtls}://localhost:${settings.mtlsPort}`],
+    ['listener.security.protocol.map', `${sasl}:SASL_SSL,${mtls}:SSL,${controller}:SSL`],
+    ['inter.broker.listener.name', mtls],
+    ['controller.listener.names', controller],
+    ['log.dirs', settings.logDir],
+    // TLS everywhere: the broker's own key and certificate, the CA it trusts, host names checked.
+    ['ssl.keystore.type', 'PEM'],
+    ['ssl.keystore.location', settings.keystorePath],
+    ['ssl.key.password', settings.keyPassword],
+    ['ssl.truststore.type', 'PEM'],
+    ['ssl.truststore.location', settings.truststorePath],
+    ['ssl.endpoint.identification.algorithm', 'https'],
+    ['ssl.enabled.protocols', 'TLSv1.3,TLSv1.2'],
+    ['ssl.client.auth', 'required'],
+    [`listener.name.${sasl.toLowerCase()}.ssl.client.auth`, 'none'],
+    ['ssl.principal.mapping.rules', SSL_PRINCIPAL_MAPPING_RULES],
+    // SCRAM users live in the cluster metadata (Admin.alterUserScramCredentials); PLAIN would need
+    // its passwords in this file, so it is not offered.
+    ['sasl.enabled.mechanisms', 'SCRAM-SHA-256,SCRAM-SHA-512'],
+    [`listener.name.${sasl.toLowerCase()}.sasl.enabled.mechanisms`, 'SCRAM-SHA-256,SCRAM-SHA-512'],
+    [`listener.name.${sasl.toLowerCase()}.scram-sha-256.sasl.jaas.config`, scramJaas],
+    [`listener.name.${sasl.toLowerCase()}.scram-sha-512.sasl.jaas.config`, scramJaas],
+    ['authorizer.class.name', 'org.apache.kafka.metadata.authorizer.StandardAuthorizer'],
+    ['allow.everyone.if.no.acl.found', 'false'],
+    ['super.users', `User:${settings.brokerPrincipal}`],
+  ]);
+}
+
+/** One code path for both: the node's role and the test tuning, then the listeners and security. */
+function render(listenerSettings: Setting[]): string {
+  const settings: Setting[] = [
+    ['process.roles', 'broker,controller'],
+    ['node.id', 1],
+    ...listenerSettings,
     ['num.partitions', 1],
     ['auto.create.topics.enable', 'false'],
     ['offsets.topic.replication.factor', 1],
@@ -37,6 +119,11 @@ export function renderServerProperties({ brokerPort, controllerPort, logDir }: B
     ['num.network.threads', 1],
     ['num.io.threads', 2],
   ];
+  return renderProperties(settings);
+}
+
+/** A .properties file of `settings`, one a line, in order. */
+export function renderProperties(settings: [string, string | number][]): string {
   return settings.map(([key, value]) => `${key}=${escapeValue(String(value))}\n`).join('');
 }
 
