@@ -34,6 +34,8 @@ export interface SpawnJavaOptions {
   cwd?: string;
   /** A file the JVM's stdout and stderr are appended to, besides the tail kept in memory. */
   logFile?: string;
+  /** Written to the JVM's stdin, which is then closed: how a secret reaches it without its argv. */
+  input?: string;
 }
 
 /**
@@ -44,7 +46,16 @@ export interface SpawnJavaOptions {
  */
 export function spawnJava(args: string[], options: SpawnJavaOptions = {}): JavaProcess {
   const [command, commandArgs] = dieWithParent('java', args);
-  const child = spawn(command, commandArgs, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, commandArgs, {
+    cwd: options.cwd,
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  if (options.input !== undefined && child.stdin) {
+    // A JVM that exits before reading it all closes the pipe: its exit code tells, not EPIPE.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  }
   const tail = new OutputTail();
   const log = options.logFile === undefined ? undefined : createWriteStream(options.logFile, { flags: 'a' });
   // A log file that cannot be written must not take the JVM down with an unhandled error.
@@ -53,8 +64,8 @@ export function spawnJava(args: string[], options: SpawnJavaOptions = {}): JavaP
     tail.push(chunk);
     log?.write(chunk);
   };
-  child.stdout.on('data', onOutput);
-  child.stderr.on('data', onOutput);
+  child.stdout?.on('data', onOutput);
+  child.stderr?.on('data', onOutput);
 
   const forget = onProcessExit(() => child.kill('SIGKILL'));
   const exited = new Promise<ProcessExit>((resolve) => {
