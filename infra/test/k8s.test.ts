@@ -212,6 +212,20 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
     }
   });
 
+  describe('KafkaUser resources', () => {
+    it('give every service a SCRAM-SHA-512 user of its name, with simple authorization, on cluster baton', () => {
+      const users = objects.filter((object) => object.kind === 'KafkaUser');
+      expect(users.map((user) => user.metadata.name).sort()).toEqual(SERVICES);
+      for (const user of users) {
+        expect(user.apiVersion).toBe('kafka.strimzi.io/v1beta2');
+        expect(user.metadata.labels?.['strimzi.io/cluster']).toBe('baton');
+        expect(user.spec.authentication).toEqual({ type: 'scram-sha-512' });
+        expect(user.spec.authorization.type).toBe('simple');
+        expect(user.spec.authorization.acls.length).toBeGreaterThan(0);
+      }
+    });
+  });
+
   describe('KafkaTopic resources', () => {
     const topics = () => objects.filter((object) => object.kind === 'KafkaTopic');
     const topicName = (topic: K8sObject) => (topic.spec.topicName as string | undefined) ?? topic.metadata.name;
