@@ -10,7 +10,13 @@
  */
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createKafka, deleteTopics, describeConsumerGroups, type ConsumerGroupStatus } from '@baton/kafka';
+import {
+  createKafka,
+  deleteTopics,
+  describeConsumerGroups,
+  kafkaSecurityFromEnv,
+  type ConsumerGroupStatus,
+} from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from '../scripts/lib/fleet.js';
 import { stopServices, type RunningService } from '../scripts/lib/service-supervisor.js';
 import { clockTicksPerSecond, cpuPercent, findListeningPid, treeCpuTicks } from './proc-stat.js';
@@ -91,7 +97,12 @@ export async function measureIdleCpu(options: IdleCpuOptions): Promise<IdleCpuRe
   } finally {
     progress('stopping the fleet');
     await stopServices(services);
-    const kafka = createKafka({ brokers: options.brokers, clientId: `${prefix}-cleanup`, logLevel: 'nothing' });
+    const kafka = createKafka({
+      brokers: options.brokers,
+      clientId: `${prefix}-cleanup`,
+      security: kafkaSecurityFromEnv(process.env),
+      logLevel: 'nothing',
+    });
     const deleted = await deleteTopics(kafka, (topic) => topic.startsWith(`${prefix}.`)).catch((error: unknown) => {
       progress(`could not delete the topics ${prefix}.*: ${(error as Error).message}`);
       return [];
@@ -175,7 +186,12 @@ async function allReady(addresses: string[]): Promise<boolean> {
  * rebalancing.
  */
 async function groupsStable(brokers: string[], prefix: string): Promise<void> {
-  const kafka = createKafka({ brokers, clientId: `${prefix}-measure`, logLevel: 'nothing' });
+  const kafka = createKafka({
+    brokers,
+    clientId: `${prefix}-measure`,
+    security: kafkaSecurityFromEnv(process.env),
+    logLevel: 'nothing',
+  });
   let last: string | undefined;
   let sameSince = Date.now();
   await waitUntil(async () => {

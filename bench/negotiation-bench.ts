@@ -6,7 +6,7 @@
  * the throughput from the first publish to the last completion.
  */
 import { randomUUID } from 'node:crypto';
-import { createKafka, RecordProducer, TopicReader, type TopicNames } from '@baton/kafka';
+import { createKafka, kafkaSecurityFromEnv, RecordProducer, TopicReader, type TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
@@ -62,7 +62,7 @@ export async function benchNegotiations(options: NegotiationBenchOptions): Promi
   const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
   const timeline = new NegotiationTimeline(RECEIVER);
   let undecodable = 0;
-  const kafka = createKafka({ brokers, clientId: 'bench-negotiation' });
+  const kafka = createKafka({ brokers, clientId: 'bench-negotiation', security: kafkaSecurityFromEnv(process.env) });
   const observer = new TopicReader({
     kafka,
     groupId: `bench-negotiation-observer-${randomUUID()}`,

@@ -15,7 +15,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { provisionInfrastructure } from '@baton/local-infra';
-import { createKafka, createTopics, RecordProducer, topicNames } from '@baton/kafka';
+import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
@@ -68,12 +68,13 @@ const processes = new BenchProcesses(
   },
   progress,
 );
-const producer = new RecordProducer(createKafka({ brokers, clientId: 'bench' }));
+const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityFromEnv(process.env) });
+const producer = new RecordProducer(kafka);
 let observer: ArrivalObserver | undefined;
 try {
   const relays = RELAY_MODES.map((mode) => relayTopics(topics.prefix, mode));
   await createTopics(
-    brokers,
+    kafka,
     relays
       .flatMap((chain) => Object.values(chain))
       .map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { ContextStore, TransactionalSender, createKafka, topicNames } from '@baton/kafka';
+import { ContextStore, TransactionalSender, createKafka, kafkaSecurityFromEnv, topicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import { DEFAULT_INLINE_MAX_BYTES, controlTopicCreator, openNegotiation, openingRecords } from '@baton/negotiation';
 import { HandoffPublisher, integerSetting } from '@baton/runtime';
@@ -18,7 +18,11 @@ const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
 const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
 const [codec, eventsCodec] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
-const kafka = createKafka({ brokers: connection.kafkaBrokers, clientId: 'baton-samples' });
+const kafka = createKafka({
+  brokers: connection.kafkaBrokers,
+  clientId: 'baton-samples',
+  security: kafkaSecurityFromEnv(process.env),
+});
 const publisher = new HandoffPublisher(kafka, codec);
 
 function userSays(text: string, customer: { user_id: string; name: string }) {
@@ -113,7 +117,7 @@ const opening = await openNegotiation(
     inlineMaxBytes: DEFAULT_INLINE_MAX_BYTES,
     // Made by the agent when it started; created here only for a Baton started without it.
     ensureControlTopic: controlTopicCreator({
-      brokers: connection.kafkaBrokers,
+      kafka,
       topics,
       numPartitions: integerSetting(process.env, 'BATON_PARTITIONS', 6),
       replicationFactor: integerSetting(process.env, 'BATON_REPLICATION_FACTOR', 1),

@@ -3,7 +3,7 @@
  * line each, until Ctrl-C.
  */
 import { randomUUID } from 'node:crypto';
-import { createKafka, topicNames, TopicReader } from '@baton/kafka';
+import { createKafka, kafkaSecurityFromEnv, topicNames, TopicReader } from '@baton/kafka';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec, registryOptionsFromEnv } from '@baton/wire';
 import { loadConnection } from './lib/local-connection.js';
 
@@ -12,7 +12,11 @@ const topics = topicNames(connection.topicPrefix);
 const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
 const [codec, outcomes] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
 const reader = new TopicReader({
-  kafka: createKafka({ brokers: connection.kafkaBrokers, clientId: 'baton-watch' }),
+  kafka: createKafka({
+    brokers: connection.kafkaBrokers,
+    clientId: 'baton-watch',
+    security: kafkaSecurityFromEnv(process.env),
+  }),
   groupId: `baton-watch-${randomUUID()}`,
   topics: [topics.events, topics.userReplies],
   fromBeginning: process.argv.includes('--from-beginning'),

@@ -54,11 +54,11 @@ interface Setup {
 async function setUp(partitions = 1, options: SetUpOptions = {}): Promise<Setup> {
   const topic = uniqueName('eos-in');
   const output = uniqueName('eos-out');
-  await createTopics(brokers, [
+  const kafka = createKafka({ brokers, clientId: uniqueName('eos') });
+  await createTopics(kafka, [
     ...consumerTopicSpecs(topic, { numPartitions: partitions, replicationFactor: 1 }),
     { topic: output, numPartitions: 1, replicationFactor: 1 },
   ]);
-  const kafka = createKafka({ brokers, clientId: uniqueName('eos') });
   const producer = new RecordProducer(kafka);
   await producer.connect();
   cleanups.push(() => producer.disconnect());

@@ -11,8 +11,9 @@ afterEach(async () => {
 
 async function setUp(): Promise<{ topic: string; sender: TransactionalSender }> {
   const topic = uniqueName('sender');
-  await createTopics(brokers, [{ topic, numPartitions: 1, replicationFactor: 1 }]);
-  const sender = new TransactionalSender(createKafka({ brokers, clientId: uniqueName('sender') }), uniqueName('txn'));
+  const kafka = createKafka({ brokers, clientId: uniqueName('sender') });
+  await createTopics(kafka, [{ topic, numPartitions: 1, replicationFactor: 1 }]);
+  const sender = new TransactionalSender(kafka, uniqueName('txn'));
   cleanups.push(() => sender.close());
   return { topic, sender };
 }

@@ -1,4 +1,4 @@
-import { createTopics, type TopicSpec } from '@baton/kafka';
+import { createTopics, type KafkaClient, type TopicSpec } from '@baton/kafka';
 
 /**
  * The registry topic's configs. Compacted, so the latest record of each `<agent>/<instance>` key
@@ -21,9 +21,9 @@ export function agentsTopicSpec(
 
 /** Creates the registry topic unless it exists (every service that writes or reads it does). */
 export async function ensureAgentsTopic(
-  brokers: string[],
+  kafka: KafkaClient,
   topic: string,
   sizing: { numPartitions: number; replicationFactor: number },
 ): Promise<void> {
-  await createTopics(brokers, [agentsTopicSpec(topic, sizing)]);
+  await createTopics(kafka, [agentsTopicSpec(topic, sizing)]);
 }

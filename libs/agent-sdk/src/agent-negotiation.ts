@@ -88,7 +88,7 @@ export class AgentNegotiation {
         start: async () => {
           // Now rather than on the first request or transfer, which would wait for it.
           compileValidators(['lifecycle', 'staged-context']);
-          await createTopics(config.kafkaBrokers, [
+          await createTopics(context.kafka, [
             { topic: topics.contexts, numPartitions: config.partitions, replicationFactor: config.replicationFactor },
           ]);
           await this.ensureControlTopic(context, this.agent.id);
@@ -166,7 +166,7 @@ export class AgentNegotiation {
   private ensureControlTopic(context: HandoffServiceContext, agentId: string): Promise<void> {
     const { config, topics } = context;
     this.controlTopics ??= controlTopicCreator({
-      brokers: config.kafkaBrokers,
+      kafka: context.kafka,
       topics,
       numPartitions: config.partitions,
       replicationFactor: config.replicationFactor,

@@ -36,7 +36,7 @@ function registryHeartbeat(
   let heartbeat: AgentHeartbeat | undefined;
   return component('registry-heartbeat', {
     start: async () => {
-      await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
+      await ensureAgentsTopic(kafka, topics.agents, {
         numPartitions: config.partitions,
         replicationFactor: config.replicationFactor,
       });

@@ -8,6 +8,8 @@ import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import { patchPausedConsumerSleep } from './kafkajs-fixes/paused-consumer-sleep.js';
 import { KafkaClient, kafkajsClient } from './kafka-client.js';
+import type { KafkaSecurity } from './security/kafka-security.js';
+import { kafkajsSecurity } from './security/kafkajs-security.js';
 import {
   sinkLogCreator,
   toKafkajsLogLevel,
@@ -27,21 +29,28 @@ patchPausedConsumerSleep();
 export interface CreateKafkaOptions {
   brokers: string[];
   clientId: string;
+  /**
+   * TLS and SASL, as kafkaSecurityFromEnv reads them (KAFKA_SECURITY_PROTOCOL and the rest).
+   * @default PLAINTEXT, as the local broker listens
+   */
+  security?: KafkaSecurity;
   /** @default 'warn' */
   logLevel?: KafkaLogLevel;
   /** Where kafkajs log records go. @default one JSON line per record on stderr */
   logSink?: KafkaLogSink;
 }
 
-/** A client of the cluster at `brokers`, with kafkajs's logs going to `logSink`. */
+/** A client of the cluster at `brokers`, secured by `security`, with kafkajs's logs going to `logSink`. */
 export function createKafka(options: CreateKafkaOptions): KafkaClient {
   return new KafkaClient(
     new Kafka({
       brokers: options.brokers,
       clientId: options.clientId,
+      ...kafkajsSecurity(options.security),
       logLevel: toKafkajsLogLevel(options.logLevel ?? 'warn'),
       logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr, toKafkajsLogLevel(options.logLevel ?? 'warn')),
     }),
+    { brokers: options.brokers, security: options.security },
   );
 }
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatonError } from '@baton/errors';
-import { createKafka } from './create-kafka.js';
-import { kafkajsClient } from './kafka-client.js';
+import { kafkaConnectError, kafkaSecurityError } from './kafka-errors.js';
+import { kafkaTarget, kafkajsClient, type KafkaClient } from './kafka-client.js';
 import { deadLetterTopic, processedIdsTopic } from './topics/topic-names.js';
 
 export interface TopicSpec {
@@ -61,10 +61,21 @@ const TOPIC_READY_TIMEOUT_MS = 30_000;
  * topics; the loser's metadata may briefly answer "does not host this topic-partition", which
  * kafkajs's own wait does not absorb (tulios/kafkajs#1222), so readiness is polled here.
  * Resolves false when every topic already existed.
+ *
+ * Being a service's first contact with the cluster, it stops a start that cannot succeed with the
+ * cause named: KAFKA_AUTH_FAILED (SASL refused, TLS failed), KAFKA_NOT_AUTHORIZED (ACLs), or
+ * KAFKA_UNAVAILABLE. kafkajs does not retry a refused SASL login, so a wrong password fails at
+ * once; a failed TLS handshake is retried as a connection error, some 10 s, before it fails.
  */
-export async function createTopics(brokers: string[], topics: TopicSpec[]): Promise<boolean> {
-  const admin = kafkajsClient(createKafka({ brokers, clientId: 'baton-create-topics' })).admin();
-  await admin.connect();
+export async function createTopics(kafka: KafkaClient, topics: TopicSpec[]): Promise<boolean> {
+  const target = kafkaTarget(kafka);
+  const admin = kafkajsClient(kafka).admin();
+  try {
+    await admin.connect();
+  } catch (error) {
+    await admin.disconnect().catch(() => undefined);
+    throw kafkaConnectError(error, target);
+  }
   try {
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((spec) => !existing.has(spec.topic));
@@ -80,7 +91,8 @@ export async function createTopics(brokers: string[], topics: TopicSpec[]): Prom
         );
         if (ready && metadata.length === names.length) return created;
       } catch (error) {
-        if (Date.now() >= deadline) throw error;
+        // Waiting does not grant an ACL.
+        if (Date.now() >= deadline || kafkaSecurityError(error, target) !== undefined) throw error;
       }
       if (Date.now() >= deadline) {
         throw new BatonError(
@@ -90,6 +102,8 @@ export async function createTopics(brokers: string[], topics: TopicSpec[]): Prom
       }
       await sleep(100);
     }
+  } catch (error) {
+    throw kafkaSecurityError(error, target) ?? error;
   } finally {
     await admin.disconnect();
   }

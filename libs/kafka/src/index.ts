@@ -1,5 +1,12 @@
 export { createKafka, type CreateKafkaOptions } from './create-kafka.js';
 export type { KafkaSecurity, KafkaTls, KafkaSasl, KafkaSaslMechanism } from './security/kafka-security.js';
+export {
+  kafkaSecurityFromEnv,
+  KAFKA_SASL_MECHANISMS,
+  KAFKA_SECURITY_PROTOCOLS,
+  type KafkaSecurityProtocol,
+} from './security/kafka-security-from-env.js';
+export { kafkaConnectError, kafkaSecurityError, type KafkaTarget } from './kafka-errors.js';
 // Baton's own handle on the cluster: kafkajs and its types stay inside this lib.
 export { KafkaClient } from './kafka-client.js';
 export { RecordProducer, type ProducerRecord, type ProducedBatch } from './record-producer.js';

@@ -1,6 +1,8 @@
 import type { Kafka } from 'kafkajs';
+import type { KafkaTarget } from './kafka-errors.js';
 
 let kafkajsOf: (client: KafkaClient) => Kafka;
+let targetOf: (client: KafkaClient) => KafkaTarget;
 
 /**
  * A connection to a Kafka cluster, as Baton's services hold one: an opaque handle that the readers,
@@ -14,17 +16,26 @@ let kafkajsOf: (client: KafkaClient) => Kafka;
  */
 export class KafkaClient {
   readonly #kafkajs: Kafka;
+  readonly #target: KafkaTarget;
 
-  constructor(kafkajs: Kafka) {
+  /** `target`: the brokers and security `kafkajs` was made with, which error messages name. */
+  constructor(kafkajs: Kafka, target: KafkaTarget = { brokers: [] }) {
     this.#kafkajs = kafkajs;
+    this.#target = target;
   }
 
   static {
     kafkajsOf = (client) => client.#kafkajs;
+    targetOf = (client) => client.#target;
   }
 }
 
 /** The kafkajs client behind `client`: for this lib's internals only, never exported from its index. */
 export function kafkajsClient(client: KafkaClient): Kafka {
   return kafkajsOf(client);
+}
+
+/** The cluster `client` was made for, for this lib's error messages. */
+export function kafkaTarget(client: KafkaClient): KafkaTarget {
+  return targetOf(client);
 }

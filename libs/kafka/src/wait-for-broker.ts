@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel } from 'kafkajs';
 import { BatonError } from '@baton/errors';
+import { kafkaSecurityError } from './kafka-errors.js';
+import type { KafkaSecurity } from './security/kafka-security.js';
+import { kafkajsSecurity } from './security/kafkajs-security.js';
 
 export interface BrokerWaitProgress {
   attempt: number;
@@ -15,6 +18,8 @@ export interface WaitForBrokerOptions {
   onProgress?: (progress: BrokerWaitProgress) => void;
   /** Stops waiting early, e.g. when the broker process being waited on has exited. */
   signal?: AbortSignal;
+  /** How to connect: TLS (a CA, a client certificate) and SASL. @default plaintext */
+  security?: KafkaSecurity;
 }
 
 export interface ClusterDescription {
@@ -28,6 +33,8 @@ const MAX_BACKOFF_MS = 1_000;
 /**
  * Resolves once a broker answers a metadata request listing at least one broker. Each attempt
  * uses a fresh admin client that does not retry by itself, so the deadline here is the only one.
+ * A refused login, a failed TLS handshake or a denied ACL does not mend with waiting: it throws at
+ * once, KAFKA_AUTH_FAILED or KAFKA_NOT_AUTHORIZED (see kafka-errors.ts).
  */
 export async function waitForBroker(
   brokers: string[],
@@ -44,6 +51,7 @@ export async function waitForBroker(
     connectionTimeout: 1_000,
     requestTimeout: 5_000,
     retry: { retries: 0 },
+    ...kafkajsSecurity(options.security),
   });
   let backoffMs = FIRST_BACKOFF_MS;
   let lastError: unknown;
@@ -57,6 +65,8 @@ export async function waitForBroker(
       lastError = new Error('the cluster answered with no live broker');
     } catch (error) {
       lastError = error;
+      const security = kafkaSecurityError(error, { brokers, security: options.security });
+      if (security !== undefined) throw security;
     } finally {
       await admin.disconnect().catch(() => undefined);
     }

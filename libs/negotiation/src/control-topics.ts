@@ -1,7 +1,7 @@
-import { consumerTopicSpecs, createTopics, type TopicNames } from '@baton/kafka';
+import { consumerTopicSpecs, createTopics, type KafkaClient, type TopicNames } from '@baton/kafka';
 
 export interface ControlTopicsOptions {
-  brokers: string[];
+  kafka: KafkaClient;
   topics: TopicNames;
   numPartitions: number;
   replicationFactor: number;
@@ -19,7 +19,7 @@ export function controlTopicCreator(options: ControlTopicsOptions): (agentId: st
     let ensured = controlTopics.get(agentId);
     if (ensured === undefined) {
       ensured = createTopics(
-        options.brokers,
+        options.kafka,
         consumerTopicSpecs(options.topics.agentControl(agentId), {
           numPartitions: options.numPartitions,
           replicationFactor: options.replicationFactor,

@@ -108,7 +108,11 @@ export function buildHandoffService(
 ): HandoffService {
   const logger = createLogger(definition.name);
   const topics = topicNames(config.topicPrefix);
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: config.instanceId,
+    security: config.kafkaSecurity,
+  });
   const codecs = serviceCodecs(new SchemaRegistryClient(config.schemaRegistry));
   const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
@@ -158,7 +162,7 @@ export function buildHandoffService(
       component('schemas', { start: () => codecs.register() }),
       component('topics', {
         start: () =>
-          createTopics(config.kafkaBrokers, [
+          createTopics(kafka, [
             ...consumerTopicSpecs(source, sizing),
             ...definition.outputTopics(topics).map((topic) => ({ topic, ...sizing })),
           ]),

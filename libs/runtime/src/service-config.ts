@@ -1,11 +1,20 @@
 import { hostname } from 'node:os';
 import { BatonError } from '@baton/errors';
 import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire';
-import { DEFAULT_CONSUMER_TUNING, DEFAULT_TOPIC_PREFIX, isLegalTopicName, type ConsumerTuning } from '@baton/kafka';
+import {
+  DEFAULT_CONSUMER_TUNING,
+  DEFAULT_TOPIC_PREFIX,
+  isLegalTopicName,
+  kafkaSecurityFromEnv,
+  type ConsumerTuning,
+  type KafkaSecurity,
+} from '@baton/kafka';
 
 /** What every Baton service reads from its environment. */
 export interface ServiceConfig {
   kafkaBrokers: string[];
+  /** TLS and SASL of the Kafka connection, from kafkaSecurityFromEnv (KAFKA_SECURITY_PROTOCOL and the rest). */
+  kafkaSecurity: KafkaSecurity;
   schemaRegistryUrl: string;
   /** The registry client's options: url, basic auth and CA, from registryOptionsFromEnv. */
   schemaRegistry: SchemaRegistryOptions;
@@ -81,6 +90,7 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
   }
   return Object.freeze({
     kafkaBrokers,
+    kafkaSecurity: kafkaSecurityFromEnv(env),
     schemaRegistryUrl,
     schemaRegistry: registryOptionsFromEnv(env, schemaRegistryUrl),
     topicPrefix,

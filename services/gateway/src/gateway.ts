@@ -51,7 +51,11 @@ function agentInboxPattern(prefix: string): RegExp {
 export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ service: Service; http: HttpServer }> {
   const logger = createLogger('gateway');
   const topics = topicNames(config.topicPrefix);
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: config.instanceId,
+    security: config.kafkaSecurity,
+  });
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
   const codec = new AvroCodec(registryClient, HANDOFF_CODEC_SPEC);
   const eventsCodec = EventsCodec.unregistered(registryClient);
@@ -118,7 +122,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     opener: {
       contexts,
       inlineMaxBytes: config.contextInlineMaxBytes,
-      ensureControlTopic: controlTopicCreator({ brokers: config.kafkaBrokers, topics, ...sizing }),
+      ensureControlTopic: controlTopicCreator({ kafka, topics, ...sizing }),
     },
     send: (records) => negotiationSender.send(records),
     codecs: { lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged },
@@ -163,7 +167,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       component('schemas', { start: () => Promise.all([codec.register(), eventsCodec.register()]) }),
       component('topics', {
         start: () =>
-          createTopics(config.kafkaBrokers, [
+          createTopics(kafka, [
             { topic: topics.inbound, ...sizing },
             { topic: topics.events, ...sizing },
             { topic: topics.contexts, ...sizing },

@@ -55,7 +55,7 @@ function pendingStore(context: HandoffServiceContext) {
   const { tasks, reader, publisher } = pending(context);
   return component('pending-store', {
     start: async () => {
-      await createTopics(config.kafkaBrokers, [
+      await createTopics(context.kafka, [
         compactedTopicSpec(topic, { numPartitions: config.partitions, replicationFactor: config.replicationFactor }),
       ]);
       await Promise.all([reader.start(), publisher.connect()]);

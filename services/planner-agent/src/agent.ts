@@ -123,7 +123,7 @@ export function plannerAgent(env: Env = process.env) {
       return [
         component('workflow-store', {
           start: async () => {
-            await createTopics(config.kafkaBrokers, [
+            await createTopics(kafka, [
               compactedTopicSpec(topic, {
                 numPartitions: config.partitions,
                 replicationFactor: config.replicationFactor,

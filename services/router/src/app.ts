@@ -83,7 +83,7 @@ class RouterRegistry {
     });
     return component('registry-reader', {
       start: async () => {
-        await ensureAgentsTopic(config.kafkaBrokers, topics.agents, {
+        await ensureAgentsTopic(kafka, topics.agents, {
           numPartitions: config.partitions,
           replicationFactor: config.replicationFactor,
         });

@@ -37,7 +37,11 @@ import type { TrackerConfig } from './tracker-config.js';
 export function buildTracker(config: Readonly<TrackerConfig>): { service: Service; http: HttpServer } {
   const logger = createLogger('tracker');
   const topics = topicNames(config.topicPrefix);
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.instanceId });
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: config.instanceId,
+    security: config.kafkaSecurity,
+  });
   const codec = EventsCodec.unregistered(new SchemaRegistryClient(config.schemaRegistry));
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
   const book = new TaskBook();
@@ -58,7 +62,7 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     }),
     // A receiver's control topic may not exist yet: its agent creates it when it starts.
     send: (records: OutputRecord[]) => sender.send(records),
-    ensureControlTopic: controlTopicCreator({ brokers: config.kafkaBrokers, topics, ...sizing }),
+    ensureControlTopic: controlTopicCreator({ kafka, topics, ...sizing }),
   });
   const reader = new TopicReader({
     kafka,
@@ -96,7 +100,7 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     components: [
       http,
       component('schemas', { start: () => codec.register() }),
-      component('topics', { start: () => createTopics(config.kafkaBrokers, [{ topic: topics.events, ...sizing }]) }),
+      component('topics', { start: () => createTopics(kafka, [{ topic: topics.events, ...sizing }]) }),
       component('sender', { close: () => sender.close() }),
       component('events-reader', {
         start: async () => {

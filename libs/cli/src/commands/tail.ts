@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createKafka, listTopicNames, TopicReader } from '@baton/kafka';
+import {
+  createKafka,
+  kafkaSecurityError,
+  kafkaSecurityFromEnv,
+  listTopicNames,
+  TopicReader,
+  type KafkaTarget,
+} from '@baton/kafka';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec, registryOptionsFromEnv } from '@baton/wire';
 import { booleanOption, integerOption, stringOption } from '../args.js';
 import type { Command } from '../context.js';
@@ -40,12 +47,16 @@ function decoderSource(
   };
 }
 
-/** kafkajs errors (connection refused, retries exhausted) as KAFKA_UNAVAILABLE. */
-function kafkaError(error: unknown, brokers: string): CliError {
+/**
+ * kafkajs errors: a refused login, a failed TLS handshake or a denied ACL as KAFKA_AUTH_FAILED or
+ * KAFKA_NOT_AUTHORIZED; anything else (connection refused, retries exhausted) as KAFKA_UNAVAILABLE.
+ */
+function kafkaError(error: unknown, target: KafkaTarget): CliError {
   if (error instanceof CliError) return error;
-  const coded = error as { code?: unknown; retriable?: unknown };
+  const brokers = target.brokers.join(',');
+  const coded = (kafkaSecurityError(error, target) ?? error) as { code?: unknown; retriable?: unknown };
   if (typeof coded?.code === 'string' && /^[A-Z_]+$/.test(coded.code) && coded.retriable !== undefined) {
-    return new CliError(coded.code, (error as Error).message, {
+    return new CliError(coded.code, (coded as Error).message, {
       exitCode: coded.retriable === true ? EXIT.UNAVAILABLE : EXIT.REFUSED,
     });
   }
@@ -74,13 +85,14 @@ export const tail: Command = async (context) => {
     .split(',')
     .map((broker) => broker.trim())
     .filter(Boolean);
-  const kafka = createKafka({ brokers: brokerList, clientId: 'baton-cli', logLevel: 'nothing' });
+  const target = { brokers: brokerList, security: kafkaSecurityFromEnv(context.io.env) };
+  const kafka = createKafka({ ...target, clientId: 'baton-cli', logLevel: 'nothing' });
 
   let known: string[];
   try {
     known = await listTopicNames(kafka, (name) => name === topic);
   } catch (error) {
-    throw kafkaError(error, brokers);
+    throw kafkaError(error, target);
   }
   if (known.length === 0) {
     throw new CliError('TOPIC_NOT_FOUND', `no topic "${topic}" on ${brokers}`, {
@@ -118,7 +130,7 @@ export const tail: Command = async (context) => {
     try {
       await reader.start();
     } catch (error) {
-      throw kafkaError(error, brokers);
+      throw kafkaError(error, target);
     }
     if (!context.json) {
       context.note(
