@@ -10,5 +10,20 @@ export {
   REGISTRY_IMAGE,
 } from './start-containers.js';
 export { startLocalKafka, type LocalKafka, type StartLocalKafkaOptions } from './start-local-kafka.js';
+export {
+  startSecuredLocalKafka,
+  LOCAL_BROKER_PRINCIPAL,
+  type SecuredLocalKafka,
+  type StartSecuredLocalKafkaOptions,
+  type KafkaAdminIdentity,
+  type ScramUser,
+  type ScramMechanism,
+} from './start-secured-kafka.js';
+export {
+  createCertificateAuthority,
+  type CertificateAuthority,
+  type IssuedCertificate,
+  type IssueOptions,
+} from './certificates.js';
 export { startLocalRegistry, type StartLocalRegistryOptions } from './start-local-registry.js';
 export { dieWithParent } from './java-process.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { waitForBroker } from '@baton/kafka';
+import { waitForBroker, type KafkaSecurity } from '@baton/kafka';
 import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
 import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
@@ -46,6 +46,57 @@ const JVM_OPTIONS = ['-Xms128m', ...QUICK_START_JVM_OPTIONS, '-Djava.awt.headles
  * ports, with its data in a fresh temporary directory. Resolves once it answers metadata requests.
  */
 export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Promise<LocalKafka> {
+  const { kafka } = await launchLocalKafka(options, {
+    portCount: 2,
+    prepare: async (ports, { logDir }) => {
+      const [brokerPort, controllerPort] = ports as [number, number];
+      return {
+        serverProperties: renderServerProperties({ brokerPort, controllerPort, logDir }),
+        brokers: [`127.0.0.1:${brokerPort}`],
+        extra: undefined,
+      };
+    },
+  });
+  return kafka;
+}
+
+/** What a broker's listeners need: ports, and files written into its data directory. */
+export interface ListenerLayout<T> {
+  portCount: number;
+  /** Called with free ports and the broker's fresh data directory, before the storage is formatted. */
+  prepare(ports: number[], dirs: { dataDir: string; logDir: string }): Promise<PreparedListeners<T>>;
+}
+
+export interface PreparedListeners<T> {
+  serverProperties: string;
+  /** Where clients connect, as the broker advertises it. */
+  brokers: string[];
+  /** Where the start waits for the broker and warms it up, and how. @default brokers, plaintext */
+  waitBrokers?: string[];
+  waitSecurity?: KafkaSecurity;
+  /** Whatever else the layout made (certificates), handed back with the broker. */
+  extra: T;
+}
+
+/** How the broker's JVMs were run: for the tools a flavour runs against it later. */
+export interface KafkaRuntime {
+  kafkaDir: string;
+  classpath: string;
+  /** JVM options for a short-lived Kafka tool: small heap, the broker's log4j settings. */
+  toolJvmOptions: string[];
+  dataDir: string;
+  onProgress: ProgressListener;
+  logFile: string | undefined;
+}
+
+/**
+ * The start every local broker shares (plaintext or secured): the classpath, free ports, a data
+ * directory, the storage format, the broker's run, the wait, the warm-up, stop and restart.
+ */
+export async function launchLocalKafka<T>(
+  options: StartLocalKafkaOptions,
+  layout: ListenerLayout<T>,
+): Promise<{ kafka: LocalKafka; extra: T; runtime: KafkaRuntime }> {
   const onProgress = options.onProgress ?? printProgress;
   const kafkaDir = join(options.infraDir ?? DEFAULT_INFRA_DIR, 'kafka');
   const classpath = await resolveKafkaClasspath(kafkaDir, onProgress, options.signal);
@@ -53,19 +104,24 @@ export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Pro
   // Asked again for each run: the first may record the archive that later runs map.
   const cds = () => classDataSharing(join(kafkaDir, 'target'), 'kafka', classpath);
   return retryOnPortClash(() =>
-    startBroker({
-      classpath,
-      log4jUrl,
-      cds,
-      onProgress,
-      startTimeoutMs: options.startTimeoutMs ?? 90_000,
-      logFile: options.logFile,
-      signal: options.signal,
-    }),
+    startBroker(
+      {
+        kafkaDir,
+        classpath,
+        log4jUrl,
+        cds,
+        onProgress,
+        startTimeoutMs: options.startTimeoutMs ?? 90_000,
+        logFile: options.logFile,
+        signal: options.signal,
+      },
+      layout,
+    ),
   );
 }
 
 interface BrokerLaunch {
+  kafkaDir: string;
   classpath: string;
   log4jUrl: string;
   cds: () => Promise<ClassDataSharing>;
@@ -76,24 +132,26 @@ interface BrokerLaunch {
   signal: AbortSignal | undefined;
 }
 
-async function startBroker({
-  classpath,
-  log4jUrl,
-  cds,
-  onProgress,
-  startTimeoutMs,
-  logFile,
-  signal,
-}: BrokerLaunch): Promise<LocalKafka> {
+async function startBroker<T>(
+  { kafkaDir, classpath, log4jUrl, cds, onProgress, startTimeoutMs, logFile, signal }: BrokerLaunch,
+  layout: ListenerLayout<T>,
+): Promise<{ kafka: LocalKafka; extra: T; runtime: KafkaRuntime }> {
   signal?.throwIfAborted();
   const startedAt = Date.now();
-  const [brokerPort, controllerPort] = (await findFreePorts(2)) as [number, number];
+  const ports = await findFreePorts(layout.portCount);
   const dataDir = await makeTempDir('baton-kafka-');
   const propertiesPath = join(dataDir.path, 'server.properties');
-  await writeFile(
-    propertiesPath,
-    renderServerProperties({ brokerPort, controllerPort, logDir: join(dataDir.path, 'data') }),
-  );
+  let prepared: PreparedListeners<T>;
+  try {
+    prepared = await layout.prepare(ports, { dataDir: dataDir.path, logDir: join(dataDir.path, 'data') });
+    // It may hold the broker's key password: its owner's alone.
+    await writeFile(propertiesPath, prepared.serverProperties, { mode: 0o600 });
+  } catch (error) {
+    await dataDir.remove();
+    throw error;
+  }
+  const { brokers, waitSecurity } = prepared;
+  const waitBrokers = prepared.waitBrokers ?? brokers;
   // The JVM's own temporary files go with the data, so nothing of the run outlives it.
   const jvm = [
     ...JVM_OPTIONS,
@@ -102,7 +160,6 @@ async function startBroker({
     '-cp',
     classpath,
   ];
-  const brokers = [`127.0.0.1:${brokerPort}`];
 
   /** One run of the broker on the formatted data directory, once it answers and `ready` is done. */
   const runBroker = async (
@@ -113,8 +170,9 @@ async function startBroker({
     const broker = spawnJava([...jvm, ...archive.options, 'kafka.Kafka', propertiesPath], { logFile });
     const progress = waitProgress(onProgress, `the Kafka broker on ${brokers[0]}`);
     try {
-      await waitForBroker(brokers, {
+      await waitForBroker(waitBrokers, {
         timeoutMs: startTimeoutMs,
+        ...(waitSecurity && { security: waitSecurity }),
         signal: givenUp === undefined ? broker.exitSignal : AbortSignal.any([broker.exitSignal, givenUp]),
         onProgress: ({ elapsedMs }) => progress(elapsedMs),
       });
@@ -147,7 +205,7 @@ async function startBroker({
     );
     if ((await format.exited).code !== 0) throw await startFailure('The Kafka storage format tool', format, undefined);
     signal?.throwIfAborted();
-    first = await runBroker(archive, () => warmUpCoordinators(brokers), signal);
+    first = await runBroker(archive, () => warmUpCoordinators(waitBrokers, waitSecurity), signal);
   } catch (error) {
     await dataDir.remove();
     throw error;
@@ -173,7 +231,22 @@ async function startBroker({
     })();
     return stopping;
   };
-  return { brokers, stop, restart: lifecycle.restart };
+  return {
+    kafka: { brokers, stop, restart: lifecycle.restart },
+    extra: prepared.extra,
+    runtime: {
+      kafkaDir,
+      classpath,
+      toolJvmOptions: [
+        ...QUICK_START_JVM_OPTIONS,
+        `-Dlog4j.configuration=${log4jUrl}`,
+        `-Djava.io.tmpdir=${dataDir.path}`,
+      ],
+      dataDir: dataDir.path,
+      onProgress,
+      logFile,
+    },
+  };
 }
 
 /** Kafka's cluster ids are 16 random bytes in URL-safe base64; its CLI cannot take one starting with '-'. */
