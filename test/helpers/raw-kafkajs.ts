@@ -15,11 +15,24 @@
  * it loads ("kafkajs was loaded before @baton/kafka could fix ...").
  */
 import '@baton/kafka';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
 
 export type { Kafka } from 'kafkajs';
 
 /** A kafkajs client of its own, logging warnings and errors to the console. */
 export function rawKafkajs(brokers: string[], clientId: string): Kafka {
   return new Kafka({ brokers, clientId, logLevel: logLevel.WARN });
+}
+
+export {
+  AclOperationTypes,
+  AclPermissionTypes,
+  AclResourceTypes,
+  ResourcePatternTypes,
+  type KafkaConfig,
+} from 'kafkajs';
+
+/** A kafkajs client configured in full: TLS, SASL, retries (a secured broker's tests). */
+export function rawKafkajsWith(config: KafkaConfig): Kafka {
+  return new Kafka({ logLevel: logLevel.NOTHING, ...config });
 }
