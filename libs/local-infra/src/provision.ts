@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { BatonError } from '@baton/errors';
-import { waitForBroker } from '@baton/kafka';
+import { BatonError, hasErrorCode } from '@baton/errors';
+import { kafkaSecurityFromEnv, waitForBroker, type KafkaSecurity } from '@baton/kafka';
 import { findMissingJavaTools } from './java-tools.js';
 import { printProgress, type ProgressListener } from './progress.js';
 import {
@@ -58,7 +58,8 @@ const ENVIRONMENT_CHECK_TIMEOUT_MS = 15_000;
  */
 export async function provisionInfrastructure(options: ProvisionOptions = {}): Promise<ProvisionedInfrastructure> {
   const onProgress = options.onProgress ?? printProgress;
-  const plan = await planProvisioning(options.env ?? process.env, {
+  const env = options.env ?? process.env;
+  const plan = await planProvisioning(env, {
     isContainerRuntimeAvailable,
     findMissingJavaTools,
   });
@@ -66,7 +67,13 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
   const { logDir, signal } = options;
   const logFile = (name: string): string | undefined => (logDir === undefined ? undefined : join(logDir, name));
   const [kafka, registry] = await startTogether<[StartedKafka, StartedRegistry]>([
-    provideKafka(plan.kafka, { onProgress, logFile: logFile('kafka.log'), signal }),
+    provideKafka(plan.kafka, {
+      onProgress,
+      logFile: logFile('kafka.log'),
+      signal,
+      // A cluster the environment names is checked as the services will connect to it.
+      security: plan.kafka.source === 'environment' ? kafkaSecurityFromEnv(env) : undefined,
+    }),
     provideRegistry(plan.registry, { onProgress, logFile: logFile('registry.log'), signal }),
   ]);
   if (signal?.aborted) {
@@ -90,9 +97,13 @@ interface Provide {
   onProgress: ProgressListener;
   logFile: string | undefined;
   signal: AbortSignal | undefined;
+  security?: KafkaSecurity | undefined;
 }
 
-async function provideKafka(plan: KafkaPlan, { onProgress, logFile, signal }: Provide): Promise<StartedKafka> {
+async function provideKafka(
+  plan: KafkaPlan,
+  { onProgress, logFile, signal, security }: Provide,
+): Promise<StartedKafka> {
   switch (plan.source) {
     case 'containers':
       return startKafkaContainer(onProgress);
@@ -100,8 +111,10 @@ async function provideKafka(plan: KafkaPlan, { onProgress, logFile, signal }: Pr
       return startLocalKafka({ onProgress, logFile, signal });
     case 'environment':
       try {
-        await waitForBroker(plan.brokers, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS, signal });
+        await waitForBroker(plan.brokers, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS, signal, security });
       } catch (error) {
+        // A broker that answered but refused the login or the handshake: its own message says why.
+        if (hasErrorCode(error, 'KAFKA_AUTH_FAILED') || hasErrorCode(error, 'KAFKA_NOT_AUTHORIZED')) throw error;
         throw new BatonError(
           'INFRA_UNAVAILABLE',
           `KAFKA_BROKERS names ${plan.brokers.join(',')}, but no broker there answered.`,
