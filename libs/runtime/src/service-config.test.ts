@@ -32,3 +32,29 @@ describe('loadServiceConfig: consumer tuning', () => {
     );
   });
 });
+
+describe('loadServiceConfig: Kafka security', () => {
+  it('connects in plaintext when nothing is set', () => {
+    expect(loadServiceConfig('s', env).kafkaSecurity).toStrictEqual({});
+  });
+
+  it('reads TLS and SASL with kafkaSecurityFromEnv', () => {
+    const config = loadServiceConfig('s', {
+      ...env,
+      KAFKA_SECURITY_PROTOCOL: 'SASL_SSL',
+      KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+      KAFKA_SASL_USERNAME: 'sales-agent',
+      KAFKA_SASL_PASSWORD: 'not-shown',
+    });
+    expect(config.kafkaSecurity).toStrictEqual({
+      tls: {},
+      sasl: { mechanism: 'SCRAM-SHA-512', username: 'sales-agent', password: 'not-shown' },
+    });
+  });
+
+  it('refuses an inconsistent setting, naming the variable', () => {
+    expect(() => loadServiceConfig('s', { ...env, KAFKA_SECURITY_PROTOCOL: 'SASL_SSL' })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/KAFKA_SASL_MECHANISM' }),
+    );
+  });
+});
