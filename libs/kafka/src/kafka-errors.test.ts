@@ -84,6 +84,7 @@ describe('kafkaSecurityError', () => {
   it.each([
     ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate', 'KAFKA_SSL_CA_FILE'],
     ['SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain', 'KAFKA_SSL_CA_FILE'],
+    ['CERT_HAS_EXPIRED', 'certificate has expired', 'clock'],
     ['ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames", 'KAFKA_BROKERS'],
     ['ERR_SSL_WRONG_VERSION_NUMBER', 'wrong version number', 'KAFKA_SECURITY_PROTOCOL'],
     ['ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', 'tlsv13 alert certificate required', 'KAFKA_SSL_CERT_FILE'],

@@ -38,10 +38,11 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'CERT_UNTRUSTED',
   'CERT_REJECTED',
   'CERT_SIGNATURE_FAILURE',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
   'INVALID_CA',
 ]);
+
+/** Node's codes for a broker certificate outside its validity period. */
+const OUT_OF_DATE_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 
 /**
  * The BatonError a kafkajs failure means when the cause is the connection's security or the
@@ -131,6 +132,9 @@ function tlsFailure(failure: KafkajsErrorShape): string | undefined {
   const code = failure.code;
   if (UNTRUSTED_CERTIFICATE.has(code)) {
     return `The brokers' certificate is not trusted (${code}): set KAFKA_SSL_CA_FILE to the CA bundle that signed it.`;
+  }
+  if (OUT_OF_DATE_CERTIFICATE.has(code)) {
+    return `The brokers' certificate is outside its validity period (${code}): renew it, or check this machine's clock.`;
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return `The brokers' certificate does not name the host in KAFKA_BROKERS (${code}): connect by a name the certificate holds.`;
