@@ -11,7 +11,7 @@ import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import { DEFAULT_INLINE_MAX_BYTES, controlTopicCreator, openNegotiation, openingRecords } from '@baton/negotiation';
 import { HandoffPublisher, integerSetting } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec, registryOptionsFromEnv } from '@baton/wire';
-import { loadConnection } from './lib/local-connection.js';
+import { kafkaEnvOf, loadConnection } from './lib/local-connection.js';
 
 const require = createRequire(import.meta.url);
 const connection = await loadConnection();
@@ -21,7 +21,7 @@ const [codec, eventsCodec] = await Promise.all([createHandoffCodec(registry), Ev
 const kafka = createKafka({
   brokers: connection.kafkaBrokers,
   clientId: 'baton-samples',
-  security: kafkaSecurityFromEnv(process.env),
+  security: kafkaSecurityFromEnv(kafkaEnvOf(connection)),
 });
 const publisher = new HandoffPublisher(kafka, codec);
 

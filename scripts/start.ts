@@ -5,6 +5,10 @@
  * process that started it goes away, stops the services (they drain and commit) and then what it
  * started.
  *
+ * `--secure` (or BATON_START_SECURE=1) starts the local broker secured instead: SASL_SSL and mutual
+ * TLS listeners only, the StandardAuthorizer on, each service logging in as its own SCRAM user
+ * (passwords in <state dir>/secrets/) with the ACLs of Baton's topology, no service a super user.
+ *
  * The terminal shows each service coming up, the ready banner, then only warnings and errors, one
  * readable line each; `--logs` (or BATON_START_LOGS=1) shows every line. Each service's JSON log
  * lines go to <state dir>/logs/<service>.log, the broker's and the registry's own output to
@@ -16,21 +20,32 @@
  * Kafka, which the services drain into.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { provisionInfrastructure, type ProvisionedInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from './lib/fleet.js';
+import { securePrincipals, type SecuredPrincipals } from './lib/secured-principals.js';
+import { discoverServices } from './lib/service-entries.js';
 import { forgetConnection, saveConnection, stateDir } from './lib/local-connection.js';
 import { isAtLeast, parseLogLine, readableLine } from './lib/readable-log.js';
 import { stopServices, type RunningService } from './lib/service-supervisor.js';
 
 const startedAt = Date.now();
-const showEveryLine =
-  process.argv.slice(2).includes('--logs') || /^(1|true|yes)$/i.test(process.env.BATON_START_LOGS ?? '');
+/** A command-line switch, or its environment variable set to 1, true or yes. */
+function switchedOn(flag: string, variable: string): boolean {
+  return process.argv.slice(2).includes(flag) || /^(1|true|yes)$/i.test(process.env[variable] ?? '');
+}
+const showEveryLine = switchedOn('--logs', 'BATON_START_LOGS');
+const secure = switchedOn('--secure', 'BATON_START_SECURE');
 const LOG_DIR = join(stateDir(), 'logs');
-/** The log folder as the terminal names it: relative to the current one when inside it. */
-const LOG_DIR_SHOWN = relative(process.cwd(), LOG_DIR).startsWith('..') ? LOG_DIR : relative(process.cwd(), LOG_DIR);
+/** A folder as the terminal names it: relative to the current one when inside it. */
+function shown(dir: string): string {
+  return relative(process.cwd(), dir).startsWith('..') ? dir : relative(process.cwd(), dir);
+}
+const LOG_DIR_SHOWN = shown(LOG_DIR);
+/** The secured broker's service passwords: made at start, removed at stop with the broker they log in to. */
+const SECRETS_DIR = join(stateDir(), 'secrets');
 /** How long a service gets to drain after SIGTERM before it is killed. */
 const SERVICE_STOP_GRACE_MS = 7_000;
 /** How often, while services start, the terminal is told which are still starting. */
@@ -127,6 +142,7 @@ function stopAll(reason: string, exitCode: number): Promise<never> {
     }
     record('infrastructure.stopped');
     await forgetConnection();
+    await rm(SECRETS_DIR, { recursive: true, force: true });
     progress(`stopped in ${seconds(stopAt)}`);
     record('baton.stopped');
     await Promise.all([...logFiles.values()].map((file) => new Promise<void>((resolve) => file.end(() => resolve()))));
@@ -155,19 +171,34 @@ function watchParent(): void {
 
 try {
   record('baton.starting', { pid: process.pid, logDir: LOG_DIR });
-  provisioning = provisionInfrastructure({ onProgress: progress, logDir: LOG_DIR, signal: starting.signal });
+  provisioning = provisionInfrastructure({
+    onProgress: progress,
+    logDir: LOG_DIR,
+    signal: starting.signal,
+    securedKafka: secure,
+  });
   const infrastructure = await provisioning;
   const env = {
     KAFKA_BROKERS: infrastructure.kafkaBrokers.join(','),
     SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
     BATON_TOPIC_PREFIX: topicPrefix,
   };
+  let principals: SecuredPrincipals | undefined;
+  if (infrastructure.securedKafka) {
+    principals = await securePrincipals(infrastructure.securedKafka, {
+      services: await discoverServices(),
+      topicPrefix,
+      secretsDir: SECRETS_DIR,
+      onProgress: progress,
+    });
+  }
   const fleetAt = Date.now();
   const ready = new Set<string>();
   let waiting: ReturnType<typeof setInterval> | undefined;
   const addresses = await startFleet(services, {
     env,
     gatewayEnv: gateway.env,
+    ...(principals ? { serviceEnv: principals.serviceEnv } : {}),
     signal: starting.signal,
     onServices: (names) => {
       nameWidth = Math.max(...names.map((name) => name.length));
@@ -203,11 +234,11 @@ try {
   }).finally(() => clearInterval(waiting));
   starting.signal.throwIfAborted();
   await saveConnection({
-    ...env,
-    kafkaBrokers: infrastructure.kafkaBrokers,
+    kafkaBrokers: principals ? principals.toolEnv.KAFKA_BROKERS!.split(',') : infrastructure.kafkaBrokers,
     schemaRegistryUrl: infrastructure.schemaRegistryUrl,
     topicPrefix,
     services: addresses,
+    ...(principals ? { kafkaEnv: principals.toolEnv } : {}),
   });
   const topics = topicNames(topicPrefix);
   record('baton.ready', { kafkaSource: infrastructure.source, ...env, services: addresses });
@@ -215,6 +246,12 @@ try {
     [
       '',
       `Baton is up in ${seconds(startedAt)}: Kafka ${env.KAFKA_BROKERS}, schema registry ${env.SCHEMA_REGISTRY_URL}`,
+      ...(principals
+        ? [
+            `Kafka is secured: SASL_SSL (SCRAM-SHA-512) at ${env.KAFKA_BROKERS}, mutual TLS at ${principals.toolEnv.KAFKA_BROKERS};`,
+            `  each service logs in as its own user (passwords in ${shown(SECRETS_DIR)}/) with the ACLs \`npx baton acls\` prints.`,
+          ]
+        : []),
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       '  npm run samples    publishes the sample handoffs: an escalation, a negotiated escalation, a refund and a purchase, a workflow',
       ...(gateway.token === undefined

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createKafka, kafkaSecurityFromEnv, topicNames, TopicReader } from '@baton/kafka';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec, registryOptionsFromEnv } from '@baton/wire';
-import { loadConnection } from './lib/local-connection.js';
+import { kafkaEnvOf, loadConnection } from './lib/local-connection.js';
 
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
@@ -15,7 +15,7 @@ const reader = new TopicReader({
   kafka: createKafka({
     brokers: connection.kafkaBrokers,
     clientId: 'baton-watch',
-    security: kafkaSecurityFromEnv(process.env),
+    security: kafkaSecurityFromEnv(kafkaEnvOf(connection)),
   }),
   groupId: `baton-watch-${randomUUID()}`,
   topics: [topics.events, topics.userReplies],

@@ -1,7 +1,11 @@
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { discoverServices } from '../scripts/lib/service-entries.js';
 import { NpmStartRun, type RunProcess } from './helpers/npm-start.js';
+import { waitFor } from './helpers/wait-for.js';
 
 /**
  * `npm start` as a person runs it, with its own Kafka and registry (local JVMs, not the shared
@@ -184,5 +188,63 @@ describe('npm start', () => {
     const stopMs = await stopWithin(run, STOP_LIMIT_MS, () => process.kill(startScriptPid(current), 'SIGTERM'));
     console.log(`npm start: every process gone ${stopMs} ms after SIGTERM to start.ts during start-up`);
     expectCleanRun(run, before);
+  }, 300_000);
+
+  test('--secure: every service logs in as its own SCRAM user with its ACLs, the samples complete, no password shows, the stop removes them', async () => {
+    const names = await discoverServices();
+    run = await NpmStartRun.start(['--secure']);
+    await run.waitForLine(READY, START_TIMEOUT_MS);
+    expect(run.lines.some((line) => /^Kafka is secured: SASL_SSL \(SCRAM-SHA-512\) at localhost:\d+/.test(line))).toBe(
+      true,
+    );
+    const secretsDir = join(run.stateDir, 'secrets');
+    const passwordFiles = readdirSync(secretsDir).filter((file) => file.endsWith('.password'));
+    expect(passwordFiles.sort()).toEqual(
+      [...names.map((name) => `${name}.password`), 'local-broker-key.password'].sort(),
+    );
+    const passwords = passwordFiles.map((file) => readFileSync(join(secretsDir, file), 'utf8'));
+
+    // The local tools connect as the broker's own identity over mutual TLS; the services route and
+    // answer each sample under their own principals, or the tracker never sees them finish.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/samples.ts'], {
+      env: { ...process.env, BATON_STATE_DIR: run.stateDir, KAFKA_BROKERS: '', SCHEMA_REGISTRY_URL: '' },
+    });
+    const taskIds = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => String((JSON.parse(line) as { task_id: string }).task_id));
+    expect(taskIds).toHaveLength(5);
+    const tracker = / {2}tracker +ready {2}(http:\/\/\S+)/.exec(run.lines.join('\n'))?.[1];
+    expect(tracker).toBeDefined();
+    for (const taskId of taskIds) {
+      let last = 'no view';
+      const view = await waitFor(
+        async () => {
+          const response = await fetch(`${tracker}/v1/tasks/${taskId}`);
+          last = `${response.status} ${await response.clone().text()}`;
+          if (!response.ok) return undefined;
+          const task = (await response.json()) as { status: string; timeline: { outcome?: string }[] };
+          return task.status === 'FINISH' ? task : undefined;
+        },
+        { description: `task ${taskId} to finish`, timeoutMs: 60_000, intervalMs: 250 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; the tracker's last answer: ${last.slice(0, 3000)}`);
+      });
+      expect(view.timeline.at(-1)?.outcome, taskId).toBe('COMPLETED');
+    }
+
+    const before = census(run);
+    expect(before.services).toHaveLength(names.length);
+    const seen = [
+      ...run.lines,
+      ...before.all.map((process) => process.command),
+      ...run.logNames().flatMap((name) => readFileSync(join(run!.stateDir, 'logs', `${name}.log`), 'utf8').split('\n')),
+    ];
+    for (const password of passwords) expect(seen.filter((line) => line.includes(password))).toEqual([]);
+
+    const current = run;
+    await stopWithin(run, STOP_LIMIT_MS, () => process.kill(-current.pid, 'SIGINT'));
+    expectCleanRun(run, before);
+    expect(existsSync(secretsDir)).toBe(false);
   }, 300_000);
 });

@@ -8,6 +8,8 @@ export interface FleetOptions {
   env: Record<string, string>;
   /** What the gateway is given besides `env`: its port and its credentials. */
   gatewayEnv: Record<string, string>;
+  /** What each service is given besides `env` (its Kafka principal, say). @default nothing */
+  serviceEnv?: (service: string) => Record<string, string>;
   /** Where each service's JSON log lines go, as `startProcess` takes it. @default true: stdout */
   echo?: (service: string) => Echo;
   /** Each service's process options (its stderr, its process group), as `startProcess` takes them. */
@@ -41,7 +43,7 @@ export function gatewayEnvironment(
  * failed start) stops those too. Resolves with each service's HTTP address once all have started.
  */
 export async function startFleet(running: RunningService[], options: FleetOptions): Promise<Record<string, string>> {
-  const { env, gatewayEnv, echo = () => true, processOptions = () => ({}) } = options;
+  const { env, gatewayEnv, serviceEnv = () => ({}), echo = () => true, processOptions = () => ({}) } = options;
   const names = await discoverServices();
   options.onServices?.(names);
   await bundleServices(names.map(serviceEntry));
@@ -49,7 +51,7 @@ export async function startFleet(running: RunningService[], options: FleetOption
     options.signal?.throwIfAborted();
     const service = startService(
       name,
-      name === 'gateway' ? { ...env, ...gatewayEnv } : env,
+      { ...env, ...serviceEnv(name), ...(name === 'gateway' ? gatewayEnv : {}) },
       echo(name),
       processOptions(name),
     );

@@ -22,6 +22,13 @@ export interface LocalConnection {
   schemaRegistryUrl: string;
   topicPrefix: string;
   services: Record<string, string>;
+  /** The KAFKA_* security variables the local tools connect with, when `npm start -- --secure` made them. */
+  kafkaEnv?: Record<string, string>;
+}
+
+/** The environment a local tool reads its Kafka security from: its own, over what `npm start` saved. */
+export function kafkaEnvOf(connection: LocalConnection): Record<string, string | undefined> {
+  return { ...connection.kafkaEnv, ...process.env };
 }
 
 export async function saveConnection(connection: LocalConnection): Promise<void> {

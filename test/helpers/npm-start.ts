@@ -42,7 +42,8 @@ export class NpmStartRun {
     }
   }
 
-  static async start(): Promise<NpmStartRun> {
+  /** `args`: what follows `npm start --`, e.g. `['--secure']`. */
+  static async start(args: readonly string[] = []): Promise<NpmStartRun> {
     const stateDir = await mkdtemp(join(tmpdir(), 'baton-npm-start-'));
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -54,7 +55,12 @@ export class NpmStartRun {
       HTTP_PORT: undefined,
     };
     for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-    const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return new NpmStartRun(child, stateDir);
   }
 

@@ -12,6 +12,7 @@ import {
 } from './provisioning-plan.js';
 import { isContainerRuntimeAvailable, startKafkaContainer, startRegistryContainer } from './start-containers.js';
 import { startLocalKafka } from './start-local-kafka.js';
+import { startSecuredLocalKafka, type SecuredLocalKafka } from './start-secured-kafka.js';
 import { startLocalRegistry } from './start-local-registry.js';
 import { startTogether, stopAll, type StartedKafka, type StartedRegistry } from './started-services.js';
 import { waitForHttpOk } from './wait-for-http.js';
@@ -24,6 +25,8 @@ export interface ProvisionedInfrastructure {
   source: InfrastructureSource;
   /** Where the registry came from; differs from `source` when the environment named only one of the two. */
   registrySource: InfrastructureSource;
+  /** The secured local broker, when `securedKafka` asked for one: its CA, its users, its super user. */
+  securedKafka?: SecuredLocalKafka;
   /** Stops whatever was started here, and nothing named by the environment. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -43,6 +46,12 @@ export interface ProvisionOptions {
    * A container start already under way is waited for, then stopped.
    */
   signal?: AbortSignal;
+  /**
+   * Start the local broker secured (startSecuredLocalKafka: SASL_SSL and mutual TLS only, the
+   * StandardAuthorizer on), from the local JVM whether or not a Docker engine answers. Refused
+   * when KAFKA_BROKERS names a cluster: its security is its own.
+   */
+  securedKafka?: boolean;
 }
 
 /** How long a broker or registry named by the environment gets to answer before we give up on it. */
@@ -63,17 +72,33 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
     isContainerRuntimeAvailable,
     findMissingJavaTools,
   });
-  onProgress(describePlan(plan));
-  const { logDir, signal } = options;
+  const { logDir, signal, securedKafka } = options;
+  if (securedKafka) {
+    if (plan.kafka.source === 'environment') {
+      throw new BatonError(
+        'CONFIG_INVALID',
+        'a secured local broker was asked for, but KAFKA_BROKERS names a cluster: unset it, or connect to that cluster securely with KAFKA_SECURITY_PROTOCOL and the other KAFKA_* variables',
+        { path: '/env/KAFKA_BROKERS' },
+      );
+    }
+    const missing = findMissingJavaTools();
+    if (missing.length > 0) {
+      throw new BatonError('INFRA_UNAVAILABLE', `the secured local broker needs ${missing.join(' and ')}`);
+    }
+    plan.kafka = { source: 'local-jvm' };
+  }
+  onProgress(describePlan(plan, securedKafka));
   const logFile = (name: string): string | undefined => (logDir === undefined ? undefined : join(logDir, name));
   const [kafka, registry] = await startTogether<[StartedKafka, StartedRegistry]>([
-    provideKafka(plan.kafka, {
-      onProgress,
-      logFile: logFile('kafka.log'),
-      signal,
-      // A cluster the environment names is checked as the services will connect to it.
-      security: plan.kafka.source === 'environment' ? kafkaSecurityFromEnv(env) : undefined,
-    }),
+    securedKafka
+      ? startSecuredLocalKafka({ onProgress, logFile: logFile('kafka.log'), signal })
+      : provideKafka(plan.kafka, {
+          onProgress,
+          logFile: logFile('kafka.log'),
+          signal,
+          // A cluster the environment names is checked as the services will connect to it.
+          security: plan.kafka.source === 'environment' ? kafkaSecurityFromEnv(env) : undefined,
+        }),
     provideRegistry(plan.registry, { onProgress, logFile: logFile('registry.log'), signal }),
   ]);
   if (signal?.aborted) {
@@ -86,6 +111,7 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
     schemaRegistryUrl: registry.url,
     source: plan.kafka.source,
     registrySource: plan.registry.source,
+    ...(securedKafka ? { securedKafka: kafka as SecuredLocalKafka } : {}),
     stop: () => {
       stopping ??= stopAll([kafka, registry]);
       return stopping;

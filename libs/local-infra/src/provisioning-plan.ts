@@ -43,14 +43,17 @@ export async function planProvisioning(
   };
 }
 
-/** One line for a person: where each service will come from. */
-export function describePlan({ kafka, registry }: ProvisioningPlan): string {
+/** One line for a person: where each service will come from; `securedKafka`: the local broker is secured. */
+export function describePlan({ kafka, registry }: ProvisioningPlan, securedKafka = false): string {
   const describe = (service: string, plan: KafkaPlan | RegistryPlan): string => {
     if ('brokers' in plan) return `${service} at ${plan.brokers.join(',')} (KAFKA_BROKERS)`;
     if ('url' in plan) return `${service} at ${plan.url} (SCHEMA_REGISTRY_URL)`;
     return `${service} started ${plan.source === 'containers' ? 'in a container' : 'as a local JVM'}`;
   };
-  return `using ${describe('Kafka', kafka)} and ${describe('a schema registry', registry)}`;
+  const kafkaShown = securedKafka
+    ? `${describe('Kafka', kafka)}, secured (SASL_SSL and mutual TLS only, ACLs enforced)`
+    : describe('Kafka', kafka);
+  return `using ${kafkaShown} and ${describe('a schema registry', registry)}`;
 }
 
 function unavailable(needKafka: boolean, needRegistry: boolean, missing: string[]): BatonError {
