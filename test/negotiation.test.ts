@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHandoff } from '@baton/protocol';
-import type { TaskView, TimelineEntry } from '@baton/task-tracking';
+import type { TaskView } from '@baton/task-tracking';
 import type { Negotiate } from './fixtures/probe-agent/main.js';
+import { steps, taskView } from './helpers/task-view.js';
 import { startBatonRig, uniqueName, waitFor, type BatonRig, type ServiceProcess } from './helpers/index.js';
 
 const TRACKER = 'services/tracker/src/main.ts';
@@ -14,20 +15,8 @@ const FLOW_TIMEOUT_MS = 60_000;
 /** Agents the test runs: a sender, a receiver that takes NetworkExpert work, one for Sales, and one at capacity. */
 const AGENTS = ['neg_sender', 'neg_expert', 'neg_full', 'neg_sales'];
 
-async function task(tracker: ServiceProcess, taskId: string): Promise<TaskView | undefined> {
-  const response = await fetch(`${tracker.address}/v1/tasks/${encodeURIComponent(taskId)}`);
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw new Error(`GET /v1/tasks/${taskId}: ${response.status}`);
-  return (await response.json()) as TaskView;
-}
-
-/** A timeline as `kind` or `message_type` and who: easy to compare whole. */
-function steps(view: TaskView | undefined): string[] {
-  return (view?.timeline ?? []).map((entry: TimelineEntry) => {
-    if (entry.kind === 'outcome') return `${entry.outcome} @${entry.agent_id}`;
-    if (entry.kind === 'staged') return `staged ${entry.context_mode} @${entry.sender_id}`;
-    return `${entry.message_type} ${entry.sender_id}>${entry.receiver_id}${entry.refused ? ' REFUSED' : ''}`;
-  });
+function task(tracker: ServiceProcess, taskId: string): Promise<TaskView | undefined> {
+  return taskView(tracker.address, taskId);
 }
 
 describe('negotiated handoffs between agent processes, run by the tracker', () => {

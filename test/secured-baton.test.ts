@@ -11,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { batonTopology, serviceAcls } from '@baton/kafka-acls';
 import { applyAcls, createKafka, topicNames } from '@baton/kafka';
 import { startSecuredLocalKafka, type SecuredLocalKafka } from '@baton/local-infra';
-import type { TaskView, TimelineEntry } from '@baton/task-tracking';
-import { runIsolatedService, type IsolatedService } from './helpers/isolated-service.js';
+import type { TaskView } from '@baton/task-tracking';
+import { runIsolatedService } from './helpers/isolated-service.js';
+import type { SpawnedService } from './helpers/service-process.js';
 import { rawKafkajsWith, type Kafka } from './helpers/raw-kafkajs.js';
 import { uniqueName, waitFor } from './helpers/index.js';
+import { steps, taskView } from './helpers/task-view.js';
 
 const TRIAGE = 'triage_agent';
 const SALES = 'sales_agent';
@@ -44,9 +46,9 @@ let kafka: SecuredLocalKafka;
 let dir: string;
 let ca: string;
 const passwordFiles = {} as Record<Service | 'wrong', string>;
-const running = new Map<string, IsolatedService>();
+const running = new Map<string, SpawnedService>();
 /** Every process ever started, stopped or not: their output is checked for secrets at the end. */
-const everyProcess: IsolatedService[] = [];
+const everyProcess: SpawnedService[] = [];
 /** Every error message the test saw, checked for secrets too. */
 const errorsSeen: string[] = [];
 
@@ -72,14 +74,14 @@ function scramEnv(service: Service, passwordFile = passwordFiles[service]): Reco
   };
 }
 
-async function launch(name: string, entry: string, env: Record<string, string>): Promise<IsolatedService> {
+async function launch(name: string, entry: string, env: Record<string, string>): Promise<SpawnedService> {
   const service = await runIsolatedService(name, entry, { ...commonEnv(name), ...env });
   everyProcess.push(service);
   running.set(name, service);
   return service;
 }
 
-async function start(service: Service, extra: Record<string, string> = {}): Promise<IsolatedService> {
+async function start(service: Service, extra: Record<string, string> = {}): Promise<SpawnedService> {
   const launched = await launch(service, ENTRY[service], { ...scramEnv(service), ...extra });
   await launched.started;
   return launched;
@@ -103,20 +105,8 @@ async function gatewayApi(method: string, path: string, body?: unknown): Promise
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-async function taskView(taskId: string): Promise<TaskView | undefined> {
-  const response = await fetch(`${http('tracker')}/v1/tasks/${encodeURIComponent(taskId)}`);
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw new Error(`GET /v1/tasks/${taskId}: ${response.status}`);
-  return (await response.json()) as TaskView;
-}
-
-/** A timeline as `kind` or `message_type` and who: easy to compare whole. */
-function steps(view: TaskView | undefined): string[] {
-  return (view?.timeline ?? []).map((entry: TimelineEntry) => {
-    if (entry.kind === 'outcome') return `${entry.outcome} @${entry.agent_id}`;
-    if (entry.kind === 'staged') return `staged ${entry.context_mode} @${entry.sender_id}`;
-    return `${entry.message_type} ${entry.sender_id}>${entry.receiver_id}${entry.refused ? ' REFUSED' : ''}`;
-  });
+function trackerView(taskId: string): Promise<TaskView | undefined> {
+  return taskView(http('tracker'), taskId);
 }
 
 /** The tracker's view of `taskId` once its timeline ends with `last`. */
@@ -124,7 +114,7 @@ async function settled(taskId: string, last: string): Promise<TaskView> {
   let view: TaskView | undefined;
   await waitFor(
     async () => {
-      view = await taskView(taskId);
+      view = await trackerView(taskId);
       return view?.status === 'FINISH' && steps(view).at(-1) === last;
     },
     { description: `${taskId} to end with ${last} (last: ${JSON.stringify(steps(view))})`, timeoutMs: FLOW_TIMEOUT_MS },
