@@ -8,7 +8,7 @@ export {
   type PlatformService,
   type ServiceKind,
 } from './topology.js';
-export { serviceAcls, CONTEXT_READER_GROUP_PREFIX, type ServiceAclsOptions } from './service-acls.js';
+export { serviceAcls, type ServiceAclsOptions } from './service-acls.js';
 export { kafkaAclsCommands, shellWord, OPERATION_NAMES, type KafkaAclsCommandsOptions } from './kafka-acls-commands.js';
 export { strimziKafkaUsers, type StrimziAuthentication, type StrimziKafkaUsersOptions } from './strimzi-users.js';
 // The binding types, defined where applyAcls creates them.

@@ -130,7 +130,7 @@ describe('serviceAcls', () => {
         ['group', 'literal', 'p.agent.a', 'R'],
         ['group', 'prefixed', 'p.agent.a.', 'R'],
         ['transactional-id', 'prefixed', 'p.agent.a.', 'W D'],
-        ['group', 'prefixed', 'baton.context-store.', 'R'],
+        ['group', 'prefixed', 'p.contexts.reader.', 'R'],
       ]),
     );
   });
@@ -153,7 +153,7 @@ describe('serviceAcls', () => {
         ['group', 'literal', 'p.agent.b', 'R'],
         ['group', 'prefixed', 'p.agent.b.', 'R'],
         ['transactional-id', 'prefixed', 'p.agent.b.', 'W D'],
-        ['group', 'prefixed', 'baton.context-store.', 'R'],
+        ['group', 'prefixed', 'p.contexts.reader.', 'R'],
       ]),
     );
   });

@@ -1,5 +1,6 @@
 import {
   DEFAULT_TOPIC_PREFIX,
+  contextReaderGroupPrefix,
   deadLetterTopic,
   isLegalTopicName,
   processedIdsTopic,
@@ -19,13 +20,6 @@ export interface ServiceAclsOptions {
   /** Principal names (without `User:`) by service, where they are not the service's name. */
   principals?: Readonly<Record<string, string>>;
 }
-
-/**
- * The group of a context-store chunk reader, `baton.context-store.<uuid>.<process token>`
- * (libs/kafka/src/context-store/chunk-reader.ts): it does not carry the topic prefix, so every
- * installation's readers share this prefix.
- */
-export const CONTEXT_READER_GROUP_PREFIX = 'baton.context-store.';
 
 /** Operations in one order, whatever order they were granted in. */
 const OPERATION_ORDER: readonly AclOperation[] = [
@@ -173,7 +167,7 @@ function agentGrants(topics: TopicNames, agent: AgentService, known: ReadonlySet
   }
   // Inbox and control consumers, registry, state and processed-id readers, answer publishers.
   consumerGroup(grants, `${topics.prefix}.agent.${agentId}`);
-  grants.add('group', 'prefixed', CONTEXT_READER_GROUP_PREFIX, ['read']);
+  grants.add('group', 'prefixed', contextReaderGroupPrefix(topics.contexts), ['read']);
   return grants;
 }
 

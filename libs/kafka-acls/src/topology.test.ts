@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_READER_GROUP_PREFIX } from './service-acls.js';
 import { agentsOf, batonTopology } from './topology.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -70,9 +69,4 @@ describe('batonTopology', () => {
       expect((agent.negotiatesWith ?? []).length > 0).toBe(/\.requestHandoff\(/.test(sources));
     },
   );
-
-  it("knows the context-store readers' group prefix libs/kafka uses", () => {
-    const reader = readFileSync(join(ROOT, 'libs/kafka/src/context-store/chunk-reader.ts'), 'utf8');
-    expect(reader).toContain(`readerGroupId(\`${CONTEXT_READER_GROUP_PREFIX}\${`);
-  });
 });

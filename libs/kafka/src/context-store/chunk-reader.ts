@@ -6,6 +6,15 @@ import { readerGroupId } from '../reading/reader-group.js';
 import type { ChunkCollector } from './chunk-collector.js';
 import type { ContextLocation } from './context-uri.js';
 
+/**
+ * What the group id of every chunk reader of `contextsTopic` starts with. It carries the topic, so
+ * installations with different topic prefixes sharing a cluster use different groups, and an ACL
+ * on this prefix lets a principal read stored contexts.
+ */
+export function contextReaderGroupPrefix(contextsTopic: string): string {
+  return `${contextsTopic}.reader.`;
+}
+
 export interface ChunkReadOptions {
   kafka: KafkaClient;
   location: ContextLocation;
@@ -36,7 +45,7 @@ export async function readChunks(options: ChunkReadOptions): Promise<void> {
   const { topic, partition, offset } = location;
   signal.throwIfAborted();
   const consumer = kafkajsClient(kafka).consumer({
-    groupId: readerGroupId(`baton.context-store.${randomUUID()}`),
+    groupId: readerGroupId(`${contextReaderGroupPrefix(topic)}${randomUUID()}`),
     // Short, unlike LONG_POLL_MAX_WAIT_MS: this reader lives for one read, so it never idles, and
     // the read ends with disconnect(), which waits for the fetch in flight; a context stored last
     // in its partition leaves that fetch waiting at the partition's end for the whole wait.
