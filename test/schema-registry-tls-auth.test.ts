@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BatonError } from '@baton/errors';
+import { provisionInfrastructure } from '@baton/local-infra';
 import { createHandoffCodec, registryOptionsFromEnv, SchemaRegistryClient } from '@baton/wire';
 
 const require = createRequire(import.meta.url);
@@ -30,6 +31,8 @@ describe('the schema registry over TLS with basic auth', () => {
   const wrongPasswordFile = join(dir, 'wrong-password');
   let server: https.Server;
   let httpsUrl: string;
+  /** Requests the proxy answered 401. */
+  let refusals = 0;
 
   beforeAll(async () => {
     execFileSync(
@@ -63,6 +66,7 @@ describe('the schema registry over TLS with basic auth', () => {
       { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(caFile) },
       (request, response) => {
         if (request.headers.authorization !== EXPECTED) {
+          refusals += 1;
           response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="registry"' });
           response.end(JSON.stringify({ error_code: 401, message: 'Unauthorized' }));
           return;
@@ -156,5 +160,35 @@ describe('the schema registry over TLS with basic auth', () => {
     expect(error.message).not.toContain(SECRET);
     const fetchError = await failure(client.avroType(1));
     expect(['REGISTRY_UNAVAILABLE']).toContain(fetchError.code);
+  });
+
+  it('is what npm start checks a registry named by SCHEMA_REGISTRY_URL with: its credentials and CA, a refusal named at once', async () => {
+    const env = {
+      KAFKA_BROKERS: inject('kafkaBrokers').join(','),
+      SCHEMA_REGISTRY_URL: httpsUrl,
+      SCHEMA_REGISTRY_USERNAME: USERNAME,
+      SCHEMA_REGISTRY_PASSWORD_FILE: passwordFile,
+      SCHEMA_REGISTRY_CA_FILE: caFile,
+    };
+    const quiet = () => undefined;
+    const provisioned = await provisionInfrastructure({ env, onProgress: quiet });
+    expect([provisioned.source, provisioned.registrySource, provisioned.schemaRegistryUrl]).toEqual([
+      'environment',
+      'environment',
+      httpsUrl,
+    ]);
+    await provisioned.stop();
+
+    const refusedBefore = refusals;
+    const error = await failure(
+      provisionInfrastructure({ env: { ...env, SCHEMA_REGISTRY_PASSWORD_FILE: wrongPasswordFile }, onProgress: quiet }),
+    );
+    expect(error.code).toBe('REGISTRY_AUTH_FAILED');
+    expect(error.message).toBe(
+      `SCHEMA_REGISTRY_URL is ${httpsUrl}, which refused the credentials (HTTP 401): check SCHEMA_REGISTRY_USERNAME and SCHEMA_REGISTRY_PASSWORD or its _FILE`,
+    );
+    // Asked once, not again for the 15 s an unanswering registry gets: a refusal does not change by waiting.
+    expect(refusals - refusedBefore).toBe(1);
+    expect(JSON.stringify(error)).not.toContain(WRONG_SECRET);
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { BatonError, hasErrorCode } from '@baton/errors';
 import { kafkaSecurityFromEnv, waitForBroker, type KafkaSecurity } from '@baton/kafka';
+import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire';
 import { findMissingJavaTools } from './java-tools.js';
 import { printProgress, type ProgressListener } from './progress.js';
 import {
@@ -15,7 +16,7 @@ import { startLocalKafka } from './start-local-kafka.js';
 import { startSecuredLocalKafka, type SecuredLocalKafka } from './start-secured-kafka.js';
 import { startLocalRegistry } from './start-local-registry.js';
 import { startTogether, stopAll, type StartedKafka, type StartedRegistry } from './started-services.js';
-import { waitForHttpOk } from './wait-for-http.js';
+import { CredentialsRefusedError, waitForHttpOk } from './wait-for-http.js';
 
 export interface ProvisionedInfrastructure {
   kafkaBrokers: string[];
@@ -99,7 +100,13 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
           // A cluster the environment names is checked as the services will connect to it.
           security: plan.kafka.source === 'environment' ? kafkaSecurityFromEnv(env) : undefined,
         }),
-    provideRegistry(plan.registry, { onProgress, logFile: logFile('registry.log'), signal }),
+    provideRegistry(plan.registry, {
+      onProgress,
+      logFile: logFile('registry.log'),
+      signal,
+      // A registry the environment names is checked with the credentials and CA the services use.
+      registry: plan.registry.source === 'environment' ? registryOptionsFromEnv(env, plan.registry.url) : undefined,
+    }),
   ]);
   if (signal?.aborted) {
     await stopAll([kafka, registry]).catch(() => undefined);
@@ -151,7 +158,10 @@ async function provideKafka(
   }
 }
 
-async function provideRegistry(plan: RegistryPlan, { onProgress, logFile, signal }: Provide): Promise<StartedRegistry> {
+async function provideRegistry(
+  plan: RegistryPlan,
+  { onProgress, logFile, signal, registry }: Provide & { registry?: SchemaRegistryOptions | undefined },
+): Promise<StartedRegistry> {
   switch (plan.source) {
     case 'containers':
       return startRegistryContainer(onProgress);
@@ -159,8 +169,20 @@ async function provideRegistry(plan: RegistryPlan, { onProgress, logFile, signal
       return startLocalRegistry({ onProgress, logFile, signal });
     case 'environment':
       try {
-        await waitForHttpOk(`${plan.url}/subjects`, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS, signal });
+        await waitForHttpOk(`${plan.url}/subjects`, {
+          timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS,
+          signal,
+          ...(registry?.basicAuth ? { basicAuth: registry.basicAuth } : {}),
+          ...(registry?.ca ? { ca: registry.ca } : {}),
+        });
       } catch (error) {
+        if (error instanceof CredentialsRefusedError) {
+          throw new BatonError(
+            'REGISTRY_AUTH_FAILED',
+            `SCHEMA_REGISTRY_URL is ${plan.url}, which refused the credentials (HTTP ${error.status}): check SCHEMA_REGISTRY_USERNAME and SCHEMA_REGISTRY_PASSWORD or its _FILE`,
+            { cause: error },
+          );
+        }
         throw new BatonError(
           'INFRA_UNAVAILABLE',
           `SCHEMA_REGISTRY_URL is ${plan.url}, but GET ${plan.url}/subjects did not answer 200.`,
