@@ -1,3 +1,4 @@
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { BatonError } from './baton-error.js';
 
@@ -72,3 +73,81 @@ const PEM_BEGIN: Record<PemLabel, RegExp> = {
   CERTIFICATE: /-----BEGIN CERTIFICATE-----/,
   'PRIVATE KEY': /-----BEGIN (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----/,
 };
+
+/** The variables of a certificate and its private key: PEM files, and the key's password. */
+export interface KeyPairVariables {
+  /** Names the PEM certificate (its chain may follow it). */
+  cert: string;
+  /** Names the PEM private key. */
+  key: string;
+  /** The key's password, given as this variable or as its _FILE (see secretSetting). */
+  password: string;
+}
+
+/** A certificate and its private key, as PEM text, and the password of an encrypted key. */
+export interface KeyPair {
+  cert: string;
+  key: string;
+  password?: string;
+}
+
+/**
+ * A certificate and its key from the files `cert` and `key` name: both or neither (undefined),
+ * the password (`password` or `password`_FILE) only with them. The files are read and the pair
+ * checked now: the key opens (with the password when it is encrypted) and is the certificate's.
+ * So a swapped file, a missing or wrong password, or a key of another pair stops the start with
+ * CONFIG_INVALID naming the variable to fix, rather than every TLS handshake failing later with an
+ * OpenSSL message that names none. No message carries a file's content, the password, or
+ * OpenSSL's own text.
+ */
+export function keyPairSetting(env: Env, variables: KeyPairVariables): KeyPair | undefined {
+  const { cert: certVariable, key: keyVariable, password: passwordVariable } = variables;
+  const cert = pemFileSetting(env, certVariable, 'CERTIFICATE');
+  const key = pemFileSetting(env, keyVariable, 'PRIVATE KEY');
+  const passwordFileVariable = `${passwordVariable}_FILE`;
+  const passwordSet = [passwordVariable, passwordFileVariable].find((name) => optionalSetting(env, name) !== undefined);
+  if (cert === undefined && key === undefined) {
+    if (passwordSet !== undefined) {
+      throw configInvalid(passwordSet, `${passwordSet} is set without ${certVariable} and ${keyVariable}`);
+    }
+    return undefined;
+  }
+  if (key === undefined)
+    throw configInvalid(keyVariable, `${certVariable} is set without ${keyVariable}: set both or neither`);
+  if (cert === undefined)
+    throw configInvalid(certVariable, `${keyVariable} is set without ${certVariable}: set both or neither`);
+
+  const password = secretSetting(env, passwordVariable);
+  if (password === '') throw configInvalid(passwordFileVariable, `${passwordFileVariable} names an empty file`);
+  const encrypted = ENCRYPTED_KEY.test(key);
+  if (encrypted && password === undefined) {
+    throw configInvalid(
+      passwordVariable,
+      `${keyVariable} holds an encrypted key: set ${passwordVariable} or ${passwordFileVariable}`,
+    );
+  }
+
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(password === undefined ? key : { key, passphrase: password });
+  } catch {
+    if (encrypted) {
+      const given = passwordSet ?? passwordVariable;
+      throw configInvalid(given, `${given} does not open the encrypted key of ${keyVariable}`);
+    }
+    throw configInvalid(keyVariable, `${keyVariable} holds no usable private key`);
+  }
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(cert);
+  } catch {
+    throw configInvalid(certVariable, `${certVariable} holds no usable certificate`);
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw configInvalid(keyVariable, `${keyVariable} is not the key of the certificate in ${certVariable}`);
+  }
+  return password === undefined ? { cert, key } : { cert, key, password };
+}
+
+/** PKCS#8 encrypted, or a traditional PEM key with an encryption header. */
+const ENCRYPTED_KEY = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/;

@@ -2,10 +2,13 @@ export { BatonError, isBatonError, hasErrorCode, type BatonErrorOptions } from '
 export { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from './error-codes.js';
 export {
   configInvalid,
+  keyPairSetting,
   optionalSetting,
   pemFileSetting,
   readSettingFile,
   secretSetting,
   type Env,
+  type KeyPair,
+  type KeyPairVariables,
   type PemLabel,
 } from './env-settings.js';

@@ -35,6 +35,11 @@ const SIMPLE_CN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const VALID_DAYS = '7';
 
+/** openssl req's arguments for a new EC P-256 key, written unencrypted to `keyPath`. */
+function newEcKey(keyPath: string): string[] {
+  return ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-noenc', '-keyout', keyPath];
+}
+
 /**
  * Makes a certificate authority in `dir` with `openssl` (run directly, never through a shell): an
  * EC P-256 key and a self-signed CA certificate. Everything it writes, and every certificate it
@@ -49,13 +54,7 @@ export async function createCertificateAuthority(dir: string, name = 'baton-loca
     'req',
     '-x509',
     '-new',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-noenc',
-    '-keyout',
-    caKeyPath,
+    ...newEcKey(caKeyPath),
     '-out',
     caPath,
     '-days',
@@ -78,21 +77,7 @@ export async function createCertificateAuthority(dir: string, name = 'baton-loca
     const extPath = `${stem}.ext`;
     const certPath = `${stem}.pem`;
     await privateFile(keyPath);
-    await openssl([
-      'req',
-      '-new',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-noenc',
-      '-keyout',
-      keyPath,
-      '-subj',
-      `/CN=${cn}`,
-      '-out',
-      csrPath,
-    ]);
+    await openssl(['req', '-new', ...newEcKey(keyPath), '-subj', `/CN=${cn}`, '-out', csrPath]);
     const extensions = [
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature',

@@ -1,5 +1,4 @@
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { configInvalid, optionalSetting, pemFileSetting, secretSetting, type Env } from '@baton/errors';
+import { configInvalid, keyPairSetting, optionalSetting, pemFileSetting, secretSetting, type Env } from '@baton/errors';
 import type { KafkaSasl, KafkaSaslMechanism, KafkaSecurity, KafkaTls } from './kafka-security.js';
 
 /** The Java client's `security.protocol` values, so one set of names serves every client of a cluster. */
@@ -77,70 +76,16 @@ function refuseSetVariables(env: Env, variables: readonly string[], protocol: st
 
 function tlsFromEnv(env: Env): KafkaTls {
   const ca = pemFileSetting(env, 'KAFKA_SSL_CA_FILE', 'CERTIFICATE');
-  const cert = pemFileSetting(env, 'KAFKA_SSL_CERT_FILE', 'CERTIFICATE');
-  const key = pemFileSetting(env, 'KAFKA_SSL_KEY_FILE', 'PRIVATE KEY');
-  const keyPassword = secretSetting(env, 'KAFKA_SSL_KEY_PASSWORD');
-  if (cert !== undefined && key === undefined) {
-    throw configInvalid(
-      'KAFKA_SSL_KEY_FILE',
-      'KAFKA_SSL_CERT_FILE is set without KAFKA_SSL_KEY_FILE (mutual TLS needs both)',
-    );
-  }
-  if (key !== undefined && cert === undefined) {
-    throw configInvalid(
-      'KAFKA_SSL_CERT_FILE',
-      'KAFKA_SSL_KEY_FILE is set without KAFKA_SSL_CERT_FILE (mutual TLS needs both)',
-    );
-  }
-  if (keyPassword !== undefined && key === undefined) {
-    throw configInvalid(
-      'KAFKA_SSL_KEY_PASSWORD',
-      'KAFKA_SSL_KEY_PASSWORD (or its _FILE) is set without KAFKA_SSL_KEY_FILE',
-    );
-  }
-  if (cert !== undefined && key !== undefined) checkKeyPair(cert, key, keyPassword);
+  const pair = keyPairSetting(env, {
+    cert: 'KAFKA_SSL_CERT_FILE',
+    key: 'KAFKA_SSL_KEY_FILE',
+    password: 'KAFKA_SSL_KEY_PASSWORD',
+  });
   return {
     ...(ca !== undefined ? { ca } : {}),
-    ...(cert !== undefined ? { cert } : {}),
-    ...(key !== undefined ? { key } : {}),
-    ...(keyPassword !== undefined ? { keyPassword } : {}),
+    ...(pair !== undefined ? { cert: pair.cert, key: pair.key } : {}),
+    ...(pair?.password !== undefined ? { keyPassword: pair.password } : {}),
   };
-}
-
-/**
- * Opens the key and matches it to the certificate now, so a wrong password or a key from another
- * pair stops the start naming the variable, rather than every broker connection failing later
- * with an OpenSSL message that names no variable. OpenSSL's message is left out of ours: the
- * variable and what is wrong with it are what the operator acts on.
- */
-function checkKeyPair(cert: string, key: string, keyPassword: string | undefined): void {
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey(keyPassword === undefined ? key : { key, passphrase: keyPassword });
-  } catch {
-    if (keyPassword === undefined) {
-      throw configInvalid(
-        'KAFKA_SSL_KEY_PASSWORD',
-        'KAFKA_SSL_KEY_FILE cannot be read without a password (encrypted?): set KAFKA_SSL_KEY_PASSWORD or KAFKA_SSL_KEY_PASSWORD_FILE',
-      );
-    }
-    throw configInvalid(
-      'KAFKA_SSL_KEY_PASSWORD',
-      'KAFKA_SSL_KEY_PASSWORD does not open KAFKA_SSL_KEY_FILE: the password is wrong, or the file is not a key',
-    );
-  }
-  let certificate: X509Certificate;
-  try {
-    certificate = new X509Certificate(cert);
-  } catch {
-    throw configInvalid('KAFKA_SSL_CERT_FILE', 'KAFKA_SSL_CERT_FILE holds a certificate that cannot be parsed');
-  }
-  if (!certificate.checkPrivateKey(privateKey)) {
-    throw configInvalid(
-      'KAFKA_SSL_KEY_FILE',
-      'KAFKA_SSL_KEY_FILE is not the key of the certificate in KAFKA_SSL_CERT_FILE',
-    );
-  }
 }
 
 function saslFromEnv(env: Env): KafkaSasl {

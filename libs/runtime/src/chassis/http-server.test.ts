@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BatonError, ERROR_CATALOGUE, ERROR_CODES } from '@baton/errors';
+import { createCertificateAuthority } from '@baton/local-infra';
 import { capturedLogger } from '../captured-logger.test-helper.js';
 import { createServiceMetrics } from '../metrics.js';
 import { HttpServer, type HttpTls } from './http-server.js';
@@ -105,19 +104,17 @@ describe('the chassis HTTP server', () => {
   it('serves HTTPS given a certificate and key, and tells an https:// address', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baton-chassis-tls-'));
     try {
-      await promisify(execFile)('openssl', [
-        ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1'],
-        ...['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
-        ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
-      ]);
-      const cert = await readFile(join(dir, 'cert.pem'), 'utf8');
-      const { http } = server(true, { cert, key: await readFile(join(dir, 'key.pem'), 'utf8') });
+      const ca = await createCertificateAuthority(dir, 'baton-test-ca');
+      const issued = await ca.issue('localhost', { altNames: ['DNS:localhost', 'IP:127.0.0.1'] });
+      const trusted = await readFile(ca.caPath, 'utf8');
+      const cert = await readFile(issued.certPath, 'utf8');
+      const { http } = server(true, { cert, key: await readFile(issued.keyPath, 'utf8') });
       await http.start();
       try {
         const address = http.address();
         expect(address).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
         const status = await new Promise<number | undefined>((resolve, reject) =>
-          request(`${address}/healthz`, { ca: cert, agent: false }, (response) => {
+          request(`${address}/healthz`, { ca: trusted, agent: false }, (response) => {
             response.resume();
             resolve(response.statusCode);
           })

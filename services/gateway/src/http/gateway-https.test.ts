@@ -1,17 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCertificateAuthority } from '@baton/local-infra';
 import type { HttpServer } from '@baton/runtime';
 import { buildGateway } from '../gateway.js';
 import { loadGatewayConfig } from '../gateway-config.js';
-import { makeTestCertificate, type TestCertificate } from './test-certificate.test-helper.js';
+
+const PASSPHRASE = 'test-passphrase-9c1e';
 
 interface Answer {
   status: number;
   body: string;
 }
 
-/** A GET over HTTPS trusting `ca` (the test certificate is its own CA); host names are checked. */
+/** A GET over HTTPS trusting `ca`; host names are checked. */
 function httpsGet(url: string, ca: string | undefined, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const call = request(url, { ca, headers, agent: false }, (response) => {
@@ -26,28 +30,35 @@ function httpsGet(url: string, ca: string | undefined, headers: Record<string, s
 }
 
 /**
- * The real gateway, built from its configuration as main.ts builds it, with a certificate made at
- * test time; only its HTTP server is started (building connects to nothing, so no Kafka is needed).
+ * The real gateway, built from its configuration as main.ts builds it, with a certificate for
+ * localhost and 127.0.0.1 issued at test time by a test CA; only its HTTP server is started (building connects to nothing, so no Kafka is needed).
  */
 describe('the gateway over HTTPS', () => {
-  let files: TestCertificate;
+  let dir: string;
   let http: HttpServer;
   let ca: string;
   let address: string;
 
   beforeAll(async () => {
-    files = await makeTestCertificate();
-    ca = readFileSync(files.certFile, 'utf8');
+    dir = await mkdtemp(join(tmpdir(), 'baton-gateway-https-'));
+    const authority = await createCertificateAuthority(join(dir, 'ca'), 'baton-test-ca');
+    const issued = await authority.issue('localhost', {
+      altNames: ['DNS:localhost', 'IP:127.0.0.1'],
+      keyPassword: PASSPHRASE,
+    });
+    ca = await readFile(authority.caPath, 'utf8');
+    const passwordFile = join(dir, 'password');
+    await writeFile(passwordFile, `${PASSPHRASE}\n`);
     const config = loadGatewayConfig({
       KAFKA_BROKERS: 'localhost:9092',
       SCHEMA_REGISTRY_URL: 'http://localhost:8081',
       HTTP_PORT: '0',
       HTTP_HOST: '127.0.0.1',
       BATON_API_KEYS: 'ops:0ps-key:viewer',
-      BATON_HTTP_TLS_CERT_FILE: files.certFile,
-      // The encrypted key, so the passphrase is shown to reach the server.
-      BATON_HTTP_TLS_KEY_FILE: files.encryptedKeyFile,
-      BATON_HTTP_TLS_KEY_PASSWORD_FILE: files.passwordFile,
+      BATON_HTTP_TLS_CERT_FILE: issued.certPath,
+      // An encrypted key, so the passphrase is shown to reach the server.
+      BATON_HTTP_TLS_KEY_FILE: issued.keyPath,
+      BATON_HTTP_TLS_KEY_PASSWORD_FILE: passwordFile,
     });
     ({ http } = await buildGateway(config));
     await http.start();
@@ -56,7 +67,7 @@ describe('the gateway over HTTPS', () => {
 
   afterAll(async () => {
     await http?.close();
-    await files?.remove();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('tells an https:// address', () => {
@@ -78,8 +89,9 @@ describe('the gateway over HTTPS', () => {
   });
 
   it('refuses a client that does not trust the certificate', async () => {
+    // The gateway presents its chain: the certificate, then the test CA's self-signed one.
     await expect(httpsGet(`${address}/healthz`, undefined)).rejects.toMatchObject({
-      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
     });
   });
 
