@@ -3,6 +3,7 @@ import type avro from 'avsc';
 import { frameWireFormat, readWireFormat } from './confluent-wire-format.js';
 import { parseAvroSchema, recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
+import { openWith, sealWith, type WireStage } from './wire-stage.js';
 
 /** What a codec writes and how it checks what it reads. */
 export interface AvroCodecSpec<T> {
@@ -21,7 +22,9 @@ function invalidFieldPaths(type: avro.Type, value: unknown): string[] {
  * Encodes values as Avro in the Confluent wire format and decodes them back, resolving writer
  * schemas through the registry. Every failure is a BatonError with a stable code. A codec decodes
  * from the start; it encodes once `register()` has given it the id of the schema it writes with,
- * so a service builds its codecs without the registry and registers them when it starts.
+ * so a service builds its codecs without the registry and registers them when it starts. Its
+ * stages seal what it writes and open what `decode` reads (see WireStage); `decodeUnchecked` shows
+ * a value as it travels.
  */
 export class AvroCodec<T> {
   private readonly writerType: avro.Type;
@@ -31,6 +34,7 @@ export class AvroCodec<T> {
   constructor(
     private readonly registry: SchemaRegistryClient,
     private readonly spec: AvroCodecSpec<T>,
+    private readonly stages: readonly WireStage[] = [],
   ) {
     this.writerType = parseAvroSchema(spec.schema);
   }
@@ -65,11 +69,12 @@ export class AvroCodec<T> {
   }
 
   encode(value: T): Buffer {
+    const sealed = this.stages.length === 0 ? value : sealWith(this.stages, value);
     let body: Buffer;
     try {
-      body = this.writerType.toBuffer(value);
+      body = this.writerType.toBuffer(sealed);
     } catch (error) {
-      const paths = invalidFieldPaths(this.writerType, value);
+      const paths = invalidFieldPaths(this.writerType, sealed);
       throw new BatonError('WIRE_ENCODE_FAILED', `value does not fit the Avro schema at ${paths.join(', ') || '/'}`, {
         cause: error,
         path: paths[0],
@@ -99,6 +104,7 @@ export class AvroCodec<T> {
 
   /** Decodes and checks: the result is a valid value or a coded error. */
   async decode(bytes: Buffer): Promise<T> {
-    return this.spec.parse(await this.decodeUnchecked(bytes));
+    const value = await this.decodeUnchecked(bytes);
+    return this.spec.parse(this.stages.length === 0 ? value : await openWith(this.stages, value));
   }
 }

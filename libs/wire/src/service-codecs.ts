@@ -3,6 +3,7 @@ import { STAGED_CONTEXT_CODEC_SPEC, type StagedContextCodec } from './events-cod
 import { HANDOFF_CODEC_SPEC, OUTCOME_CODEC_SPEC, type HandoffCodec, type OutcomeCodec } from './handoff-codec.js';
 import { LIFECYCLE_CODEC_SPEC, type LifecycleCodec } from './lifecycle-codec.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
+import type { WireStages } from './wire-stage.js';
 
 /** Every codec a handoff service writes with, built without the registry. */
 export interface ServiceCodecs {
@@ -14,11 +15,12 @@ export interface ServiceCodecs {
   register(): Promise<void>;
 }
 
-export function serviceCodecs(registry: SchemaRegistryClient): ServiceCodecs {
+/** `stages` seal the handoffs and lifecycle messages the service writes and open those it reads. */
+export function serviceCodecs(registry: SchemaRegistryClient, stages: WireStages = {}): ServiceCodecs {
   const codecs = {
-    codec: new AvroCodec(registry, HANDOFF_CODEC_SPEC),
+    codec: new AvroCodec(registry, HANDOFF_CODEC_SPEC, stages.handoff),
     outcomeCodec: new AvroCodec(registry, OUTCOME_CODEC_SPEC),
-    lifecycleCodec: new AvroCodec(registry, LIFECYCLE_CODEC_SPEC),
+    lifecycleCodec: new AvroCodec(registry, LIFECYCLE_CODEC_SPEC, stages.lifecycle),
     stagedCodec: new AvroCodec(registry, STAGED_CONTEXT_CODEC_SPEC),
   };
   return {
