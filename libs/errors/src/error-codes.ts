@@ -71,6 +71,27 @@ export const ERROR_CATALOGUE = {
     httpStatus: 500,
     summary: 'A message failed transiently on every allowed attempt; details.lastErrorCode names the last failure.',
   },
+  SIGNATURE_MISSING: {
+    retriable: false,
+    httpStatus: 401,
+    summary: 'The message carries no signature, and the service reading it requires one (BATON_SIGNATURES=required).',
+  },
+  SIGNATURE_INVALID: {
+    retriable: false,
+    httpStatus: 401,
+    summary:
+      'The signature is malformed, or does not match the message: it was changed after signing or signed with another key.',
+  },
+  SIGNING_KEY_UNKNOWN: {
+    retriable: false,
+    httpStatus: 401,
+    summary: 'The signature names a key id that is not in the trust store.',
+  },
+  SENDER_MISMATCH: {
+    retriable: false,
+    httpStatus: 403,
+    summary: 'The signature is valid, but its key does not sign for the sender_id the message claims.',
+  },
   NO_ROUTE: {
     retriable: false,
     httpStatus: 422,

@@ -1,0 +1,57 @@
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { configInvalid, readSettingFile } from '@baton/errors';
+import { canonicalJson } from './canonical-json.js';
+import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
+import { KEY_ID_PATTERN, formatSignature } from './signature-value.js';
+
+export const SIGNING_KEY_VARIABLES = { file: 'BATON_SIGNING_KEY_FILE', id: 'BATON_SIGNING_KEY_ID' } as const;
+
+/** A service's private signing key and the id its public half is trusted under. */
+export interface SigningKey {
+  keyId: string;
+  privateKey: KeyObject;
+}
+
+/** An Ed25519 private key from PEM (PKCS#8) text; refused as CONFIG_INVALID naming the variable, never quoting it. */
+export function readSigningKey(keyId: string, pem: string, variable: string = SIGNING_KEY_VARIABLES.file): SigningKey {
+  if (!KEY_ID_PATTERN.test(keyId)) {
+    throw configInvalid(
+      SIGNING_KEY_VARIABLES.id,
+      `${SIGNING_KEY_VARIABLES.id} must be 1 to 128 letters, digits, ".", "_" or "-"`,
+    );
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(pem);
+  } catch {
+    throw configInvalid(variable, `${variable} names a file that holds no PEM private key`);
+  }
+  if (privateKey.asymmetricKeyType !== 'ed25519') {
+    throw configInvalid(variable, `${variable} holds a ${privateKey.asymmetricKeyType} key, not an ed25519 one`);
+  }
+  return { keyId, privateKey };
+}
+
+/** The signing key the variables name, read once at start; undefined when neither is set. */
+export function signingKeyFromFile(keyId: string | undefined, file: string | undefined): SigningKey | undefined {
+  if (keyId === undefined && file === undefined) return undefined;
+  if (keyId === undefined || file === undefined) {
+    throw configInvalid(
+      keyId === undefined ? SIGNING_KEY_VARIABLES.id : SIGNING_KEY_VARIABLES.file,
+      `set ${SIGNING_KEY_VARIABLES.file} and ${SIGNING_KEY_VARIABLES.id} together`,
+    );
+  }
+  return readSigningKey(keyId, readSettingFile(SIGNING_KEY_VARIABLES.file, file));
+}
+
+/** The bytes a signature covers: the RFC 8785 form of the message without its signature, in UTF-8. */
+export function signedBytes(kind: MessageKind, message: Record<string, unknown>): Buffer {
+  return Buffer.from(canonicalJson(SIGNED_SHAPES[kind].unsigned(message)), 'utf8');
+}
+
+/** The message with its signature by `key` (any signature it had is replaced). */
+export function signMessage<T>(kind: MessageKind, message: T, key: SigningKey): T {
+  const record = message as Record<string, unknown>;
+  const signature = sign(null, signedBytes(kind, record), key.privateKey);
+  return SIGNED_SHAPES[kind].withSignature(record, formatSignature({ keyId: key.keyId, signature })) as T;
+}

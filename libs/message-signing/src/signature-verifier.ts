@@ -1,0 +1,58 @@
+import { verify } from 'node:crypto';
+import { BatonError } from '@baton/errors';
+import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
+import { signedBytes } from './message-signer.js';
+import { parseSignature } from './signature-value.js';
+import type { TrustStore } from './trust-store.js';
+
+/** The key, and so the sender, a valid signature proves. */
+export interface VerifiedSignature {
+  keyId: string;
+  senderId: string;
+}
+
+/**
+ * Checks a message's signature: present (SIGNATURE_MISSING), well formed and made over these exact
+ * contents (SIGNATURE_INVALID), by a key of the trust store (SIGNING_KEY_UNKNOWN) that signs for the
+ * sender_id the message claims (SENDER_MISMATCH). Throws the BatonError of the first that fails.
+ */
+export function verifySignature(
+  kind: MessageKind,
+  message: Record<string, unknown>,
+  trustStore: TrustStore,
+): VerifiedSignature {
+  const shape = SIGNED_SHAPES[kind];
+  const text = shape.signatureOf(message);
+  if (text === undefined) {
+    throw new BatonError('SIGNATURE_MISSING', 'the message is not signed, and this service requires signatures', {
+      path: shape.signaturePath,
+    });
+  }
+  if (typeof text !== 'string') {
+    throw new BatonError('SIGNATURE_INVALID', 'the signature is not a string', { path: shape.signaturePath });
+  }
+  const { keyId, signature } = parseSignature(text, shape.signaturePath);
+  const key = trustStore.keyFor(keyId);
+  if (key === undefined) {
+    throw new BatonError('SIGNING_KEY_UNKNOWN', `key id ${keyId} is not in the trust store`, {
+      path: shape.signaturePath,
+      details: { keyId },
+    });
+  }
+  if (!verify(null, signedBytes(kind, message), key.publicKey, signature)) {
+    throw new BatonError(
+      'SIGNATURE_INVALID',
+      `the signature by key ${keyId} does not match the message: it was changed after signing, or signed by another key`,
+      { path: shape.signaturePath, details: { keyId } },
+    );
+  }
+  const sender = shape.senderOf(message);
+  if (typeof sender !== 'string' || !(key.senders.has('*') || key.senders.has(sender))) {
+    throw new BatonError(
+      'SENDER_MISMATCH',
+      `key ${keyId} signs for ${[...key.senders].join(', ')}, not for sender_id ${String(sender)}`,
+      { path: shape.senderPath, details: { keyId } },
+    );
+  }
+  return { keyId, senderId: sender };
+}

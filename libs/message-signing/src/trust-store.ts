@@ -1,0 +1,127 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { configInvalid, readSettingFile } from '@baton/errors';
+import { KEY_ID_PATTERN } from './signature-value.js';
+
+/** A public key the trust store holds, and the senders whose messages it may sign. */
+export interface TrustedKey {
+  keyId: string;
+  publicKey: KeyObject;
+  /** sender_ids this key signs for; `*` for any (a gateway publishing for its clients). */
+  senders: ReadonlySet<string>;
+}
+
+export const TRUST_STORE_VARIABLE = 'BATON_TRUST_STORE_FILE';
+
+/**
+ * Reads a trust store file: `{"keys": [{"key_id", "senders": [...], "public_key": "<SPKI PEM>"}]}`.
+ * Every problem is CONFIG_INVALID naming the variable and the entry, never the file's content.
+ */
+export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): Map<string, TrustedKey> {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    throw configInvalid(variable, `${variable} names a file that is not JSON`);
+  }
+  const entries = (document as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(entries)) throw configInvalid(variable, `${variable}: the file has no "keys" array`);
+  const keys = new Map<string, TrustedKey>();
+  entries.forEach((entry: Record<string, unknown>, index) => {
+    const at = `${variable}: keys[${index}]`;
+    const keyId = entry?.key_id;
+    if (typeof keyId !== 'string' || !KEY_ID_PATTERN.test(keyId)) {
+      throw configInvalid(variable, `${at}.key_id must be 1 to 128 letters, digits, ".", "_" or "-"`);
+    }
+    if (keys.has(keyId)) throw configInvalid(variable, `${at}: key id ${keyId} is listed twice`);
+    const senders = entry.senders;
+    if (!Array.isArray(senders) || senders.length === 0 || !senders.every((s) => typeof s === 'string' && s !== '')) {
+      throw configInvalid(variable, `${at}.senders must list the sender_ids key ${keyId} signs for`);
+    }
+    let publicKey: KeyObject;
+    try {
+      publicKey = createPublicKey(String(entry.public_key));
+    } catch {
+      throw configInvalid(variable, `${at}.public_key of ${keyId} is not a PEM public key`);
+    }
+    if (publicKey.asymmetricKeyType !== 'ed25519') {
+      throw configInvalid(variable, `${at}.public_key of ${keyId} is ${publicKey.asymmetricKeyType}, not ed25519`);
+    }
+    keys.set(keyId, { keyId, publicKey, senders: new Set(senders as string[]) });
+  });
+  return keys;
+}
+
+export interface TrustStoreOptions {
+  file: string;
+  /** How often, at most, a lookup checks whether the file changed (a removed key stops verifying). */
+  checkIntervalMs?: number;
+  /** How soon after a read an unknown key id may read the file again (a key just added). */
+  unknownKeyCooldownMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The public keys a service trusts, from a file it cannot write (a mounted secret or ConfigMap).
+ * Rotation needs no restart: the file is read again when it changes (Kubernetes swaps a mounted
+ * file's symlink, so its inode changes) and when a message names a key id not yet known, so a key
+ * added before its first signature verifies at once and a removed key stops within the interval.
+ */
+export class TrustStore {
+  private keys: Map<string, TrustedKey>;
+  private version: string;
+  private checkedAt: number;
+  private readAt: number;
+  private readonly now: () => number;
+  private readonly reloadFailures: ((error: Error) => void)[] = [];
+
+  constructor(private readonly options: TrustStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.version = this.fileVersion();
+    this.keys = parseTrustStore(this.readFile());
+    this.checkedAt = this.readAt = this.now();
+  }
+
+  /** Tells `listener` when a changed file cannot be used: the keys read before stay in force. */
+  onReloadFailed(listener: (error: Error) => void): void {
+    this.reloadFailures.push(listener);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  keyFor(keyId: string): TrustedKey | undefined {
+    const now = this.now();
+    if (now - this.checkedAt >= (this.options.checkIntervalMs ?? 5_000)) {
+      this.checkedAt = now;
+      if (this.fileVersion() !== this.version) this.reload();
+    }
+    if (!this.keys.has(keyId) && now - this.readAt >= (this.options.unknownKeyCooldownMs ?? 1_000)) this.reload();
+    return this.keys.get(keyId);
+  }
+
+  private reload(): void {
+    this.readAt = this.checkedAt = this.now();
+    try {
+      const version = this.fileVersion();
+      this.keys = parseTrustStore(this.readFile());
+      this.version = version;
+    } catch (error) {
+      for (const listener of this.reloadFailures) listener(error as Error);
+    }
+  }
+
+  private readFile(): string {
+    return readSettingFile(TRUST_STORE_VARIABLE, this.options.file);
+  }
+
+  private fileVersion(): string {
+    try {
+      const stat = statSync(this.options.file);
+      return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return 'unreadable';
+    }
+  }
+}
