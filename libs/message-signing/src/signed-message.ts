@@ -17,7 +17,8 @@ interface SignedShape {
 }
 
 function without(record: Json, name: string): Json {
-  const { [name]: _dropped, ...rest } = record;
+  const rest = { ...record };
+  delete rest[name];
   return rest;
 }
 
