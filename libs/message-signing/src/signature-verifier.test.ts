@@ -22,7 +22,7 @@ const router = newKeyPair('router-2026-11', ['router']);
 
 function store(entries: Record<string, unknown>[]): TrustStore {
   writeFileSync(file, trustStoreText(entries));
-  return new TrustStore({ file, now: () => clock, checkIntervalMs: 5_000, unknownKeyCooldownMs: 1_000 });
+  return new TrustStore({ file, now: () => clock, checkIntervalMs: 5_000 });
 }
 
 /** Replaces the file the way Kubernetes updates a mounted secret: a new file swapped in. */
@@ -151,15 +151,16 @@ describe('verifySignature', () => {
 });
 
 describe('TrustStore rotation', () => {
-  it('reads a key added to the file when a message names it, at most once per cooldown', () => {
+  it('reads a key added to the file as soon as a message names it, whatever unknown ids came before', () => {
     const trust = store([router.entry]);
-    const signed = signMessage('handoff', handoff(), triage.signingKey);
+    const intruder = newKeyPair('intruder-1', ['triage_agent']);
+    expect(
+      failure(() => verifySignature('handoff', signMessage('handoff', handoff(), intruder.signingKey), trust)).code,
+    ).toBe('SIGNING_KEY_UNKNOWN');
     rewrite([router.entry, triage.entry]);
-    // Read at construction, less than the cooldown ago: not read again yet.
-    clock += 500;
-    expect(failure(() => verifySignature('handoff', signed, trust)).code).toBe('SIGNING_KEY_UNKNOWN');
-    clock += 500;
-    expect(verifySignature('handoff', signed, trust).keyId).toBe('triage-2026-11');
+    expect(verifySignature('handoff', signMessage('handoff', handoff(), triage.signingKey), trust).keyId).toBe(
+      'triage-2026-11',
+    );
   });
 
   it('stops trusting a removed key once it sees the file changed', () => {
@@ -172,15 +173,19 @@ describe('TrustStore rotation', () => {
     expect(failure(() => verifySignature('handoff', signed, trust)).code).toBe('SIGNING_KEY_UNKNOWN');
   });
 
-  it('keeps the keys it had when the changed file cannot be used, and says so', () => {
+  it('keeps the keys it had when the changed file cannot be used, and says so once', () => {
     const failures: string[] = [];
     writeFileSync(file, trustStoreText([triage.entry]));
     const trust = new TrustStore({ file, now: () => clock });
     trust.onReloadFailed((error) => failures.push(error.message));
     rewrite([{ ...triage.entry, public_key: 'not a key' }]);
-    clock += 5_000;
     const signed = signMessage('handoff', handoff(), triage.signingKey);
-    expect(verifySignature('handoff', signed, trust).keyId).toBe('triage-2026-11');
+    const unknown = signMessage('handoff', handoff(), router.signingKey);
+    for (let lookups = 0; lookups < 3; lookups += 1) {
+      clock += 5_000;
+      expect(verifySignature('handoff', signed, trust).keyId).toBe('triage-2026-11');
+      expect(failure(() => verifySignature('handoff', unknown, trust)).code).toBe('SIGNING_KEY_UNKNOWN');
+    }
     expect(failures).toEqual(['BATON_TRUST_STORE_FILE: keys[0].public_key of triage-2026-11 is not a PEM public key']);
   });
 });

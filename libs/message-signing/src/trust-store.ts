@@ -54,24 +54,22 @@ export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): 
 
 export interface TrustStoreOptions {
   file: string;
-  /** How often, at most, a lookup checks whether the file changed (a removed key stops verifying). */
+  /** How often, at most, a lookup of a known key checks whether the file changed (a removed key stops verifying). */
   checkIntervalMs?: number;
-  /** How soon after a read an unknown key id may read the file again (a key just added). */
-  unknownKeyCooldownMs?: number;
   now?: () => number;
 }
 
 /**
  * The public keys a service trusts, from a file it cannot write (a mounted secret or ConfigMap).
- * Rotation needs no restart: the file is read again when it changes (Kubernetes swaps a mounted
- * file's symlink, so its inode changes) and when a message names a key id not yet known, so a key
- * added before its first signature verifies at once and a removed key stops within the interval.
+ * Rotation needs no restart: the file is read again when it has changed (Kubernetes swaps a mounted
+ * file's symlink, so its inode changes), looked at on every lookup of a key id not yet known (a
+ * stat, so a key added before its first signature verifies at once, however many unknown ids came
+ * just before) and at most every check interval otherwise (a removed key stops within it).
  */
 export class TrustStore {
   private keys: Map<string, TrustedKey>;
   private version: string;
   private checkedAt: number;
-  private readAt: number;
   private readonly now: () => number;
   private readonly reloadFailures: ((error: Error) => void)[] = [];
 
@@ -79,7 +77,7 @@ export class TrustStore {
     this.now = options.now ?? Date.now;
     this.version = this.fileVersion();
     this.keys = parseTrustStore(this.readFile());
-    this.checkedAt = this.readAt = this.now();
+    this.checkedAt = this.now();
   }
 
   /** Tells `listener` when a changed file cannot be used: the keys read before stay in force. */
@@ -93,20 +91,19 @@ export class TrustStore {
 
   keyFor(keyId: string): TrustedKey | undefined {
     const now = this.now();
-    if (now - this.checkedAt >= (this.options.checkIntervalMs ?? 5_000)) {
+    if (!this.keys.has(keyId) || now - this.checkedAt >= (this.options.checkIntervalMs ?? 5_000)) {
       this.checkedAt = now;
-      if (this.fileVersion() !== this.version) this.reload();
+      const version = this.fileVersion();
+      if (version !== this.version) this.reload(version);
     }
-    if (!this.keys.has(keyId) && now - this.readAt >= (this.options.unknownKeyCooldownMs ?? 1_000)) this.reload();
     return this.keys.get(keyId);
   }
 
-  private reload(): void {
-    this.readAt = this.checkedAt = this.now();
+  /** Reads the file of `version`; one that cannot be used is reported once, not at every lookup. */
+  private reload(version: string): void {
+    this.version = version;
     try {
-      const version = this.fileVersion();
       this.keys = parseTrustStore(this.readFile());
-      this.version = version;
     } catch (error) {
       for (const listener of this.reloadFailures) listener(error as Error);
     }
@@ -119,7 +116,7 @@ export class TrustStore {
   private fileVersion(): string {
     try {
       const stat = statSync(this.options.file);
-      return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
     } catch {
       return 'unreadable';
     }
