@@ -27,6 +27,7 @@ import { HttpServer } from './chassis/http-server.js';
 import { Service } from './chassis/service.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
+import { messageStages } from './message-stages.js';
 import { createLogger, type Logger } from './logger.js';
 import { consumerMetrics, createServiceMetrics, registerConsumerLag } from './metrics.js';
 import type { ServiceConfig } from './service-config.js';
@@ -113,9 +114,12 @@ export function buildHandoffService(
     clientId: config.instanceId,
     security: config.kafkaSecurity,
   });
-  const codecs = serviceCodecs(new SchemaRegistryClient(config.schemaRegistry));
-  const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
+  const codecs = serviceCodecs(
+    new SchemaRegistryClient(config.schemaRegistry),
+    messageStages(config.signing, logger, metrics),
+  );
+  const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);
   const source = definition.sourceTopic(topics);
   const groupId = definition.groupId(topics);

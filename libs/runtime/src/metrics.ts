@@ -38,6 +38,8 @@ export const METRIC_NAMES = {
   negotiations: 'baton_negotiations',
   /** Counter {duty}: what this tracker sent for senders: send-context, request, time-out, fail, expire. */
   trackerDuties: 'baton_tracker_duties_total',
+  /** Counter {kind, outcome}: signatures verified on messages read; outcome is valid or the failure code. */
+  signatureVerifications: 'baton_signature_verifications_total',
 } as const;
 
 /** How a value computed on scrape is bounded: reused for `cacheMs`, awaited at most `timeoutMs`. */

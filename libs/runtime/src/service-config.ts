@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { BatonError } from '@baton/errors';
+import { signingSettingsFromEnv, type SigningSettings } from '@baton/message-signing';
 import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire';
 import {
   DEFAULT_CONSUMER_TUNING,
@@ -31,6 +32,8 @@ export interface ServiceConfig {
   defaultRetryLimit: number;
   /** How the service's exactly-once consumers batch transactions and run tasks concurrently. */
   consumerTuning: Readonly<ConsumerTuning>;
+  /** BATON_SIGNATURES, the trust store and the signing key, from signingSettingsFromEnv. */
+  signing: SigningSettings;
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +104,7 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
     instanceId: env.BATON_INSTANCE_ID?.trim() || `${service}-${hostname()}-${process.pid}`,
     defaultRetryLimit: integerSetting(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
     consumerTuning: consumerTuningOf(env),
+    signing: signingSettingsFromEnv(env),
   });
 }
 

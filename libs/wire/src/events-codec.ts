@@ -6,6 +6,7 @@ import { OUTCOME_CODEC_SPEC, type OutcomeCodec } from './handoff-codec.js';
 import { HANDOFF_OUTCOME_AVRO_SCHEMA, STAGED_CONTEXT_AVRO_SCHEMA, recordNameSubject } from './handoff-avro-schema.js';
 import { LIFECYCLE_AVRO_SCHEMA, LIFECYCLE_CODEC_SPEC, type LifecycleCodec } from './lifecycle-codec.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
+import type { WireStages } from './wire-stage.js';
 
 export type StagedContextCodec = AvroCodec<Immutable<StagedContext>>;
 
@@ -38,12 +39,15 @@ export class EventsCodec {
     return codec;
   }
 
-  /** The three codecs, decoding at once and encoding once `register()` has resolved. */
-  static unregistered(registry: SchemaRegistryClient): EventsCodec {
+  /**
+   * The three codecs, decoding at once and encoding once `register()` has resolved; `stages` seal
+   * the lifecycle messages it writes and open those it decodes (a tracker signs and verifies them).
+   */
+  static unregistered(registry: SchemaRegistryClient, stages: WireStages = {}): EventsCodec {
     return new EventsCodec(
       registry,
       new AvroCodec(registry, OUTCOME_CODEC_SPEC),
-      new AvroCodec(registry, LIFECYCLE_CODEC_SPEC),
+      new AvroCodec(registry, LIFECYCLE_CODEC_SPEC, stages.lifecycle),
       new AvroCodec(registry, STAGED_CONTEXT_CODEC_SPEC),
     );
   }

@@ -14,6 +14,7 @@ import {
   component,
   createLogger,
   createServiceMetrics,
+  messageStages,
   HandoffPublisher,
   Service,
   type HttpServer,
@@ -57,10 +58,15 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     security: config.kafkaSecurity,
   });
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
-  const codec = new AvroCodec(registryClient, HANDOFF_CODEC_SPEC);
+  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
+  // The gateway signs what it publishes; it processes no handoff it reads, so it verifies none.
+  const codec = new AvroCodec(
+    registryClient,
+    HANDOFF_CODEC_SPEC,
+    messageStages({ ...config.signing, mode: 'off' }, logger, metricsRegistry).handoff,
+  );
   const eventsCodec = EventsCodec.unregistered(registryClient);
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
-  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
   const metrics = gatewayMetrics(metricsRegistry);
   const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
 

@@ -14,6 +14,7 @@ import {
   component,
   createLogger,
   createServiceMetrics,
+  messageStages,
 } from '@baton/runtime';
 import { controlTopicCreator } from '@baton/negotiation';
 import { compileValidators } from '@baton/protocol';
@@ -42,10 +43,13 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     clientId: config.instanceId,
     security: config.kafkaSecurity,
   });
-  const codec = EventsCodec.unregistered(new SchemaRegistryClient(config.schemaRegistry));
+  const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
+  const codec = EventsCodec.unregistered(
+    new SchemaRegistryClient(config.schemaRegistry),
+    messageStages(config.signing, logger, registry),
+  );
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
   const book = new TaskBook();
-  const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
   registerTaskGauges(registry, book);
   const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
   const coordinator = new NegotiationCoordinator({
