@@ -31,6 +31,8 @@ export interface ReplayedRecord {
  * The record a replay writes: the dead letter's bytes and original headers, marked as a replay.
  * With `newMessageId` the handoff is decoded and re-encoded with a fresh message_id, so consumers
  * that processed the old id take it as a new message; bytes that do not decode cannot get one.
+ * Without it the bytes, and so the sender's signature, are those of the dead letter: the replay's
+ * marks are headers, outside what is signed.
  */
 export async function replayedRecord(
   letter: ConsumedRecord,
@@ -57,7 +59,11 @@ export async function replayedRecord(
   }
   const handoff = (await options.codec.decodeUnchecked(letter.value)) as Immutable<HandoffMessage>;
   const messageId = randomUUID();
-  const renewed = { ...handoff, metadata: { ...handoff.metadata, message_id: messageId } };
+  // A new message_id is a new message: the sender's signature no longer covers it, so it goes and
+  // the gateway's codec signs it with the gateway's key (which must sign for that sender).
+  const metadata = { ...handoff.metadata, message_id: messageId };
+  delete metadata.signature;
+  const renewed = { ...handoff, metadata };
   return {
     record: {
       topic: target,
