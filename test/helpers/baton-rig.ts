@@ -22,6 +22,8 @@ export interface BatonRigOptions {
   routerEnv?: Record<string, string>;
   /** @default 3 */
   partitions?: number;
+  /** Extra environment of each process, by the name it runs as, read at each start (keys, modes). */
+  serviceEnv?: (service: string) => Record<string, string>;
 }
 
 /** A Baton of separate processes on topics of its own, with what tests need to publish and read. */
@@ -56,6 +58,7 @@ export async function startBatonRig(options: BatonRigOptions): Promise<BatonRig>
     BATON_TOPIC_PREFIX: topics.prefix,
     BATON_PARTITIONS: String(options.partitions ?? 3),
     BATON_INSTANCE_ID: `${options.name}-${service}`,
+    ...options.serviceEnv?.(service),
   });
   const services: Record<string, ServiceProcess> = {};
   // The router first: it creates the inbound topic and every inbox the agents read.

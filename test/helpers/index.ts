@@ -8,3 +8,4 @@ export { startGatewayRig, GATEWAY_TOKENS, PROBE_AGENT, type GatewayRig, type Api
 export { startOwnBroker } from './own-broker.js';
 export { runBaton, type CliRun, type CliRunOptions } from './cli-process.js';
 export { errorAnswer, routeNotFound } from './error-answer.js';
+export { TestSigningKeys } from './signing-keys.js';

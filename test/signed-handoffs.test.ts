@@ -1,0 +1,260 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DLQ_HEADERS, deadLetterTopic, type TopicNames } from '@baton/kafka';
+import { signMessage, type SigningKey } from '@baton/message-signing';
+import { buildHandoff, type HandoffMessage, type Immutable } from '@baton/protocol';
+import {
+  TestSigningKeys,
+  startBatonRig,
+  uniqueName,
+  waitFor,
+  type BatonRig,
+  type RecordCollector,
+  type ServiceProcess,
+} from './helpers/index.js';
+
+/**
+ * Baton with every service requiring signatures (BATON_SIGNATURES=required), each signing with a
+ * key of its own: the seed 000 escalation, signed by a Java program with the JDK alone, and the
+ * seed 002 refund complete; forged, tampered, unsigned and wrong-sender messages are dead-lettered
+ * with their codes by the router and by an agent; a key rotation in the middle of a run loses nothing.
+ */
+
+const require = createRequire(import.meta.url);
+const FLOW_TIMEOUT_MS = 30_000;
+const SEED_SENDER = 'customer_service_agent_001';
+const USER = 'user';
+const TRIAGE = 'triage_agent';
+const ISSUES = 'issues_and_repairs_agent';
+const LEVEL3 = 'level3_network_expert_agent_pool';
+
+/** Each process's signing identity: the agent id it sends as. */
+const IDENTITIES: Record<string, string> = {
+  router: 'router',
+  'technical-support-agent': 'technical_support_agent_pool',
+  'level3-network-expert-agent': LEVEL3,
+  'triage-agent': TRIAGE,
+  'triage-agent-rotated': TRIAGE,
+  'issues-and-repairs-agent': ISSUES,
+};
+
+function seedEscalation(): HandoffMessage {
+  const message = structuredClone(require('@baton/schemas/fixtures/seed-000-escalation-full.json')) as HandoffMessage;
+  message.metadata.message_id = randomUUID();
+  delete message.metadata.expiration_time;
+  return message;
+}
+
+function userRequest(taskId: string, summary: string): Immutable<HandoffMessage> {
+  return buildHandoff({
+    metadata: { sender_id: USER, recipient_id: TRIAGE, task_id: taskId },
+    payload: {
+      handoff_type: 'TASK_TRANSFER',
+      data: {
+        issue_category: 'UNCLASSIFIED',
+        task_summary: summary,
+        customer_info: { user_id: 'cust-5f1d', name: 'Wile E. Coyote' },
+      },
+    },
+  });
+}
+
+const keyIdOf = (message: Immutable<HandoffMessage>) => message.metadata.signature?.split(':')[1];
+
+describe('signed handoffs (BATON_SIGNATURES=required)', () => {
+  const keys = new TestSigningKeys();
+  let firstUserKey: SigningKey;
+  let rig: BatonRig;
+  let topics: TopicNames;
+  let inboundDlq: RecordCollector;
+  let level3Inbox: RecordCollector;
+  let events: RecordCollector;
+  let ledger: RecordCollector;
+  let replies: RecordCollector;
+
+  const outcomeOf = (message: Immutable<HandoffMessage>, agentId: string) =>
+    waitFor(
+      async () =>
+        (await rig.outcomes(events, message.metadata.task_id)).find(
+          (event) => event.message_id === message.metadata.message_id && event.agent_id === agentId,
+        ),
+      { description: `${agentId}'s outcome of ${message.metadata.message_id}`, timeoutMs: FLOW_TIMEOUT_MS },
+    );
+
+  const letterCodes = (collector: RecordCollector, taskId: string) =>
+    collector.records.filter((record) => record.key === taskId).map((record) => record.headers[DLQ_HEADERS.code]);
+
+  beforeAll(async () => {
+    keys.issue(SEED_SENDER, 'customer-service-2026-11');
+    firstUserKey = keys.issue(USER, 'chat-frontend-2026-11');
+    for (const [name, identity] of Object.entries(IDENTITIES)) {
+      if (!name.endsWith('-rotated')) keys.issue(identity, `${name}-2026-11`);
+    }
+    rig = await startBatonRig({
+      name: 'signed',
+      agents: ['technical-support-agent', 'level3-network-expert-agent', 'triage-agent', 'issues-and-repairs-agent'],
+      serviceEnv: (name) => keys.envFor(IDENTITIES[name] ?? name),
+    });
+    topics = rig.topics;
+    inboundDlq = await rig.collect(deadLetterTopic(topics.inbound));
+    level3Inbox = await rig.collect(topics.agentInbox(LEVEL3));
+    events = await rig.collect(topics.events);
+    ledger = await rig.collect(topics.ledger);
+    replies = await rig.collect(topics.userReplies);
+  });
+
+  afterAll(async () => {
+    const exitCodes = await rig?.stop();
+    keys.cleanup();
+    expect(
+      Object.values(exitCodes).every((code) => code === 0),
+      JSON.stringify(exitCodes),
+    ).toBe(true);
+  });
+
+  it('completes the seed 000 escalation signed in Java with the JDK’s Ed25519, each hop signed by its agent', async () => {
+    const message = seedEscalation();
+    const file = join(keys.dir, 'seed-000.json');
+    writeFileSync(file, JSON.stringify(message, null, 2));
+    // The private key goes on stdin: never on a command line.
+    const signature = execFileSync(
+      'java',
+      ['test/fixtures/signing/SignHandoff.java', file, 'customer-service-2026-11'],
+      {
+        input: keys.pemOf(SEED_SENDER),
+        encoding: 'utf8',
+      },
+    );
+    expect(signature).toMatch(/^ed25519:customer-service-2026-11:[A-Za-z0-9_-]{86}$/);
+    // The same message, signed by Baton's own code, gets the same signature: Ed25519 is deterministic.
+    expect(keys.sign(message, SEED_SENDER).metadata.signature).toBe(signature);
+    await rig.publisher.publish(topics.inbound, { ...message, metadata: { ...message.metadata, signature } });
+
+    const escalated = await waitFor(async () => (await rig.handoffs(level3Inbox, 'task-abc-456'))[0], {
+      description: 'the escalation in the level-3 inbox',
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(keyIdOf(escalated)).toBe('technical-support-agent-2026-11');
+    expect(await outcomeOf(escalated, LEVEL3)).toMatchObject({ outcome: 'COMPLETED' });
+    const reply = await waitFor(
+      async () => (await rig.handoffs(replies, 'task-abc-456')).find((r) => r.metadata.sender_id === LEVEL3),
+      { description: "level 3's reply", timeoutMs: FLOW_TIMEOUT_MS },
+    );
+    expect(keyIdOf(reply)).toBe('level3-network-expert-agent-2026-11');
+    expect(letterCodes(inboundDlq, 'task-abc-456')).toEqual([]);
+  });
+
+  it('completes the seed 002 refund: the user, triage and issues and repairs each signing', async () => {
+    const taskId = uniqueName('task');
+    const request = keys.sign(
+      userRequest(taskId, 'A pair of shoes I bought, they arrived broken; I want a refund'),
+      USER,
+    );
+    await rig.publisher.publish(topics.inbound, request);
+    const transfer = await waitFor(
+      async () => (await rig.outcomes(events, taskId)).find((event) => event.agent_id === ISSUES),
+      { description: 'the outcome of issues and repairs', timeoutMs: FLOW_TIMEOUT_MS },
+    );
+    expect(transfer).toMatchObject({ outcome: 'COMPLETED', issue_category: 'REFUND' });
+    await waitFor(() => ledger.records.some((record) => record.key === taskId), {
+      description: 'the refund in the ledger',
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(letterCodes(inboundDlq, taskId)).toEqual([]);
+  });
+
+  it('dead-letters forged, tampered, unsigned and wrong-sender messages with their codes, unprocessed', async () => {
+    const taskId = uniqueName('task');
+    const request = () => userRequest(taskId, 'Thanks!');
+    const attacker = new TestSigningKeys();
+    attacker.issue(USER, 'chat-frontend-2026-11');
+    attacker.issue('intruder', 'intruder-1');
+    const signed = keys.sign(request(), USER);
+    const tampered = { ...signed, metadata: { ...signed.metadata, priority: 'HIGH' as const } };
+    const wrongSender = keys.sign({ ...request(), metadata: { ...request().metadata, sender_id: ISSUES } }, USER);
+    const bad = [
+      ['unsigned', request(), 'SIGNATURE_MISSING'],
+      ['tampered', tampered, 'SIGNATURE_INVALID'],
+      ['forged under a trusted key id', attacker.sign(request(), USER), 'SIGNATURE_INVALID'],
+      ['signed by an unknown key', attacker.sign(request(), 'intruder'), 'SIGNING_KEY_UNKNOWN'],
+      ['claiming another sender', wrongSender, 'SENDER_MISMATCH'],
+    ] as const;
+    attacker.cleanup();
+    for (const [, message] of bad) await rig.publisher.publish(topics.inbound, message);
+    // Same task, same partition: once this one is processed, every message before it has been.
+    const valid = keys.sign(request(), USER);
+    await rig.publisher.publish(topics.inbound, valid);
+    expect(await outcomeOf(valid, TRIAGE)).toMatchObject({ outcome: 'COMPLETED' });
+    await waitFor(() => letterCodes(inboundDlq, taskId).length === bad.length, {
+      description: 'the five dead letters',
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(letterCodes(inboundDlq, taskId)).toEqual(bad.map(([, , code]) => code));
+    const handled = (await rig.outcomes(events, taskId)).filter((event) => event.agent_id === TRIAGE);
+    expect(handled.map((event) => event.message_id)).toEqual([valid.metadata.message_id]);
+  });
+
+  it('verifies where a message enters an agent too: a message written straight to an inbox is checked', async () => {
+    const agentDlq = await rig.collect(deadLetterTopic(topics.agentInbox(LEVEL3)));
+    const message = seedEscalation();
+    message.metadata.task_id = uniqueName('task');
+    message.metadata.recipient_id = LEVEL3;
+    await rig.publisher.publish(topics.agentInbox(LEVEL3), message);
+    await waitFor(() => letterCodes(agentDlq, message.metadata.task_id).length === 1, {
+      description: "the level-3 agent's dead letter",
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(letterCodes(agentDlq, message.metadata.task_id)).toEqual(['SIGNATURE_MISSING']);
+  });
+
+  it('rotates the user key and the triage agent key in the middle of a run, losing nothing', async () => {
+    const requests: Immutable<HandoffMessage>[] = [];
+    const publish = async (count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        const request = keys.sign(userRequest(uniqueName('task'), 'Thanks!'), USER);
+        requests.push(request);
+        await rig.publisher.publish(topics.inbound, request);
+      }
+    };
+    await publish(20);
+    // The new keys join the trust store first, then the senders switch to them; the agent rolls as
+    // Kubernetes rolls a Deployment: the new instance starts before the old one stops.
+    keys.issue(USER, 'chat-frontend-2026-12');
+    keys.issue(TRIAGE, 'triage-agent-2026-12');
+    await Promise.all([rig.addInstance('triage-agent', 'triage-agent-rotated'), publish(20)]);
+    const old = rig.services['triage-agent'] as ServiceProcess;
+    delete rig.services['triage-agent'];
+    const [code] = await Promise.all([old.stop('SIGTERM'), publish(20)]);
+    expect(code).toBe(0);
+    await publish(5);
+    const outcomes = await Promise.all(requests.map((request) => outcomeOf(request, TRIAGE)));
+    expect(outcomes.map((outcome) => outcome.outcome)).toEqual(requests.map(() => 'COMPLETED'));
+    expect(new Set(requests.map(keyIdOf))).toEqual(new Set(['chat-frontend-2026-11', 'chat-frontend-2026-12']));
+    const lastReply = await waitFor(
+      async () =>
+        (await rig.handoffs(replies, requests[requests.length - 1]!.metadata.task_id)).find(
+          (reply) => reply.metadata.sender_id === TRIAGE,
+        ),
+      { description: "triage's reply to the last request", timeoutMs: FLOW_TIMEOUT_MS },
+    );
+    expect(keyIdOf(lastReply)).toBe('triage-agent-2026-12');
+    for (const request of requests) expect(letterCodes(inboundDlq, request.metadata.task_id)).toEqual([]);
+
+    // Once the old key is removed, what it signs is refused: the router sees the file changed
+    // within its check interval, so a message signed with it is sent until one is refused.
+    keys.remove('chat-frontend-2026-11');
+    const late = uniqueName('late-task');
+    const refused = await waitFor(
+      async () => {
+        await rig.publisher.publish(topics.inbound, signMessage('handoff', userRequest(late, 'Thanks!'), firstUserKey));
+        return inboundDlq.records.find((record) => record.key === late);
+      },
+      { description: 'a message signed with the removed key refused', timeoutMs: FLOW_TIMEOUT_MS, intervalMs: 1_000 },
+    );
+    expect(refused.headers[DLQ_HEADERS.message]).toBe('key id chat-frontend-2026-11 is not in the trust store');
+  });
+});
