@@ -60,6 +60,12 @@ describe('the router as its own process', () => {
     expect(await rig?.stop()).toEqual({ router: 0 });
   });
 
+  it('warns once at start that, without AUTHORIZATION_POLICY, no sender policy is enforced', () => {
+    expect(router.logs.filter((line) => String(line.event).startsWith('authorization.'))).toMatchObject([
+      { event: 'authorization.disabled', level: 'warn' },
+    ]);
+  });
+
   it('dispatches the reference escalation to its recipient, byte for byte, with the decision in the headers', async () => {
     const message = seed();
     message.metadata.expiration_time = '2999-01-01T00:00:00.000Z';

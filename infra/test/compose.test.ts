@@ -128,9 +128,11 @@ describe.skipIf(tools.skip)('docker-compose.yml', () => {
     expect(service('human-agent').ports).toEqual([{ target: 8080 }]);
   });
 
-  it('points the router at the routing table inside the image', () => {
+  it('points the router at the routing table and the sender policy inside the image', () => {
     expect(service('router').environment?.ROUTING_TABLE).toBe('/app/services/router/routing-table.yaml');
     expect(existsSync(repoPath('services', 'router', 'routing-table.yaml'))).toBe(true);
+    expect(service('router').environment?.AUTHORIZATION_POLICY).toBe('/app/services/router/authorization-policy.yaml');
+    expect(existsSync(repoPath('services', 'router', 'authorization-policy.yaml'))).toBe(true);
   });
 
   it('runs Kafka in KRaft mode on one node with transactions possible', () => {

@@ -166,11 +166,14 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
     });
   });
 
-  it('mounts the routing table from a ConfigMap holding services/router/routing-table.yaml', () => {
+  it.each([
+    ['ROUTING_TABLE', 'routing-table.yaml'],
+    ['AUTHORIZATION_POLICY', 'authorization-policy.yaml'],
+  ])('gives the router %s from a ConfigMap holding services/router/%s', (variable, file) => {
     const deployment = get('Deployment', 'router');
     const container = containerOf(deployment);
-    const path = envValue(container, 'ROUTING_TABLE')?.value;
-    expect(path).toBe('/etc/baton/routing/routing-table.yaml');
+    const path = envValue(container, variable)?.value;
+    expect(path).toBe(`/etc/baton/routing/${file}`);
     const mount = container.volumeMounts?.find((entry) => path!.startsWith(`${entry.mountPath}/`));
     expect(mount).toBeDefined();
     const volume = (deployment.spec.template.spec.volumes as { name: string; configMap?: { name: string } }[]).find(
@@ -178,9 +181,9 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
     );
     const configMap = get('ConfigMap', volume!.configMap!.name);
     const key = path!.slice(mount!.mountPath.length + 1);
-    // infra/k8s/base/routing-table.yaml is a copy (kustomize reads no file outside its folder): keep them equal.
-    expect(configMap.data?.[key], 'copy services/router/routing-table.yaml to infra/k8s/base/').toBe(
-      readRepoFile('services', 'router', 'routing-table.yaml'),
+    // infra/k8s/base/<file> is a copy (kustomize reads no file outside its folder): keep them equal.
+    expect(configMap.data?.[key], `copy services/router/${file} to infra/k8s/base/`).toBe(
+      readRepoFile('services', 'router', file),
     );
   });
 

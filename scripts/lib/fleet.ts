@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { bundleServices } from './service-bundle.js';
 import { discoverServices, serviceEntry } from './service-entries.js';
 import { startService, type Echo, type ProcessOptions, type RunningService } from './service-supervisor.js';
+
+/** The sender policy the local fleet's router enforces, written for the agents of services/. */
+const LOCAL_SENDER_POLICY = fileURLToPath(new URL('../../services/router/authorization-policy.yaml', import.meta.url));
+
+/**
+ * What the router is given besides the common environment: the local sender policy, unless
+ * AUTHORIZATION_POLICY names another (set empty, it turns the check off).
+ */
+function routerEnvironment(): Record<string, string> {
+  return { AUTHORIZATION_POLICY: process.env.AUTHORIZATION_POLICY ?? LOCAL_SENDER_POLICY };
+}
 
 export interface FleetOptions {
   /** What every service is given: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, BATON_TOPIC_PREFIX. */
@@ -38,9 +50,10 @@ export function gatewayEnvironment(
 
 /**
  * Starts what `npm start` runs: every service of services/, each its own process, the router first
- * (it creates the agents' inboxes, so agents find them when they start), then the others side by
- * side. Each one is added to `running` as it is spawned, so a caller stopping midway (a signal, a
- * failed start) stops those too. Resolves with each service's HTTP address once all have started.
+ * (it creates the agents' inboxes, so agents find them when they start) with the local sender
+ * policy, then the others side by side. Each one is added to `running` as it is spawned, so a
+ * caller stopping midway (a signal, a failed start) stops those too. Resolves with each service's
+ * HTTP address once all have started.
  */
 export async function startFleet(running: RunningService[], options: FleetOptions): Promise<Record<string, string>> {
   const { env, gatewayEnv, serviceEnv = () => ({}), echo = () => true, processOptions = () => ({}) } = options;
@@ -51,7 +64,12 @@ export async function startFleet(running: RunningService[], options: FleetOption
     options.signal?.throwIfAborted();
     const service = startService(
       name,
-      { ...env, ...serviceEnv(name), ...(name === 'gateway' ? gatewayEnv : {}) },
+      {
+        ...env,
+        ...serviceEnv(name),
+        ...(name === 'gateway' ? gatewayEnv : {}),
+        ...(name === 'router' ? routerEnvironment() : {}),
+      },
       echo(name),
       processOptions(name),
     );

@@ -103,6 +103,12 @@ export const ERROR_CATALOGUE = {
     summary:
       'The agent the router chose has registered but has no live instance (no heartbeat within the liveness window), and no fallback with one is configured.',
   },
+  NOT_AUTHORIZED: {
+    retriable: false,
+    httpStatus: 403,
+    summary:
+      "The router's sender policy (AUTHORIZATION_POLICY) has no rule letting the handoff's metadata.sender_id send its handoff_type to an agent it was routed to; the message names sender, handoff_type and recipient.",
+  },
   NO_HANDLER: {
     retriable: false,
     httpStatus: 422,

@@ -14,6 +14,8 @@ export const METRIC_NAMES = {
   handoffsConsumed: 'baton_handoffs_consumed_total',
   /** Counter {handoff_type, issue_category, rule, target}: the router's dispatches, one per target. */
   handoffsRouted: 'baton_handoffs_routed_total',
+  /** Counter {handoff_type, recipient}: handoffs the router's sender policy refused (NOT_AUTHORIZED). */
+  handoffsRefused: 'baton_handoffs_refused_total',
   /** Counter {handoff_type, issue_category, outcome}: what became of handoffs here (COMPLETED, ESCALATED, ...). */
   handoffOutcomes: 'baton_handoff_outcomes_total',
   /** Histogram {handoff_type, issue_category}: from taking a handoff to committing its outputs. */

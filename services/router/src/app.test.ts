@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsumedRecord } from '@baton/kafka';
+import { BatonError } from '@baton/errors';
 import { METRIC_NAMES, createServiceMetrics } from '@baton/runtime';
 import { ROUTE_HEADERS, routedMetrics } from './app.js';
 
@@ -38,6 +39,33 @@ describe('routedMetrics', () => {
     expect(values).toEqual([
       { labels: { ...common, target: 'sales_agent' }, value: 1 },
       { labels: { ...common, target: 'human_agent' }, value: 1 },
+    ]);
+  });
+
+  it('counts the handoffs the sender policy refused by handoff_type and recipient, and no other dead letter', async () => {
+    const registry = createServiceMetrics({ service: 'router' });
+    const observer = routedMetrics(registry);
+    const deadLettered = (error: BatonError) =>
+      observer.deadLettered?.({
+        record,
+        messageId: 'm1',
+        labels: { handoff_type: 'ESCALATION', issue_category: 'NETWORK_CONNECTIVITY' },
+        error,
+        attempts: 1,
+        deadLetterTopic: 'baton.handoffs.inbound.dlq',
+      });
+    const refusal = (recipient: string) =>
+      new BatonError('NOT_AUTHORIZED', 'refused', {
+        details: { stage: 'authorize', sender: 'x', handoff_type: 'ESCALATION', recipient },
+      });
+    deadLettered(refusal('human_agent'));
+    deadLettered(refusal('human_agent'));
+    deadLettered(refusal('sales_agent'));
+    deadLettered(new BatonError('NO_ROUTE', 'nowhere', { details: { stage: 'route' } }));
+    const values = (await registry.getSingleMetric(METRIC_NAMES.handoffsRefused)?.get())?.values;
+    expect(values).toEqual([
+      { labels: { handoff_type: 'ESCALATION', recipient: 'human_agent' }, value: 2 },
+      { labels: { handoff_type: 'ESCALATION', recipient: 'sales_agent' }, value: 1 },
     ]);
   });
 });

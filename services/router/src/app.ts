@@ -12,6 +12,7 @@ import {
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
+import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
 import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
 
 export const ROUTER_ID = 'router';
@@ -27,7 +28,9 @@ export const ROUTE_HEADERS = {
 /**
  * Counts `baton_handoffs_routed_total{handoff_type,issue_category,rule,target}` from the records
  * committed with each handoff (one per target), so a dispatch whose transaction failed and was
- * retried counts once.
+ * retried counts once; and `baton_handoffs_refused_total{handoff_type,recipient}`, the handoffs
+ * the sender policy dead-lettered. The sender is no label: unverified, it is whatever a client
+ * claims, which would grow the series without bound.
  */
 export function routedMetrics(registry: Registry): ConsumerObserver {
   const routed = new Counter({
@@ -36,7 +39,18 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
     labelNames: ['handoff_type', 'issue_category', 'rule', 'target'],
     registers: [registry],
   });
+  const refused = new Counter({
+    name: METRIC_NAMES.handoffsRefused,
+    help: 'Handoffs the sender policy refused (dead-lettered NOT_AUTHORIZED), by handoff_type and the recipient refused',
+    labelNames: ['handoff_type', 'recipient'],
+    registers: [registry],
+  });
   return {
+    deadLettered({ record, labels, error }) {
+      if (error.code !== 'NOT_AUTHORIZED') return;
+      const { handoff_type } = eventLabels(labels, record.headers.ce_type);
+      refused.inc({ handoff_type, recipient: String(error.details?.recipient) });
+    },
     processed({ record, labels, outputs }) {
       const handoff = eventLabels(labels, record.headers.ce_type);
       for (const output of outputs) {
@@ -51,6 +65,8 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
 export interface RouterOptions {
   /** BATON_LIVENESS_WINDOW_MS and the rest, see loadRegistryConfig. */
   registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>;
+  /** Which senders may send what to whom (AUTHORIZATION_POLICY); absent: every sender may send anything. */
+  policy?: SenderPolicy;
   now?: () => Date;
 }
 
@@ -111,6 +127,8 @@ class RouterRegistry {
  * The record goes on byte for byte, with its headers and the routing decision added. A handoff
  * with no route goes to the dead-letter topic with NO_ROUTE; one whose agent has no live instance
  * goes to the rule's or the table's fallback, else to the dead-letter topic with NO_LIVE_AGENT.
+ * With a sender policy, a handoff whose metadata.sender_id may not send its handoff_type to an
+ * agent so chosen goes to the dead-letter topic with NOT_AUTHORIZED instead.
  */
 export function routerService(
   table: RoutingTable,
@@ -130,6 +148,14 @@ export function routerService(
         }
         if (decision.kind === 'no-live-agent') {
           throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
+        }
+        const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
+        if (authorization?.kind === 'refused') {
+          const { sender, handoffType, recipient, reason } = authorization;
+          throw new BatonError('NOT_AUTHORIZED', reason, {
+            path: '/metadata/sender_id',
+            details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
+          });
         }
         const fallbackFor = decision.fallbackFor?.join(',');
         // A replayed record may carry an earlier decision's headers: this decision's replace them.

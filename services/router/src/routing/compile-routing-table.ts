@@ -10,6 +10,7 @@ import {
   type RoutingTable,
   type RuleMatch,
 } from './routing-table.js';
+import { checkFields, isMapping, isName, list, type Path } from './config-fields.js';
 import { pointer, ruleLabel, type TableProblem } from './table-problem.js';
 
 /** The format version this router reads; a new format gets a new number so an old router refuses it. */
@@ -29,8 +30,6 @@ const CLOSED_VALUES: { readonly [F in MatchField]?: readonly string[] } = {
 };
 
 export type CompileResult = { ok: true; table: RoutingTable } | { ok: false; problems: TableProblem[] };
-
-type Path = (string | number)[];
 
 /** What checking one rule needs to know about the table and the rules before it. */
 interface RulesState {
@@ -273,34 +272,4 @@ function readDefault(table: Record<string, unknown>, state: RulesState, problems
     });
   }
   return value;
-}
-
-function checkFields(
-  object: Record<string, unknown>,
-  known: readonly string[],
-  path: Path,
-  owner: string,
-  problems: TableProblem[],
-): void {
-  for (const key of Object.keys(object)) {
-    if (!known.includes(key)) {
-      problems.push({
-        path: pointer(...path, key),
-        message: `${owner} has unknown field "${key}"; it accepts ${list(known)}`,
-      });
-    }
-  }
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isName(value: unknown): value is string {
-  return typeof value === 'string' && value !== '';
-}
-
-/** `a, b and c`, the way messages list accepted values. */
-function list(items: readonly string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

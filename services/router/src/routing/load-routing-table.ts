@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { BatonError } from '@baton/errors';
-import { parseDocument } from 'yaml';
 import { compileRoutingTable } from './compile-routing-table.js';
+import { readConfigFile, readYaml } from './config-file.js';
 import type { RoutingTable } from './routing-table.js';
-import type { TableProblem } from './table-problem.js';
+import { problemsError } from './table-problem.js';
 
 /**
  * Reads and checks the routing table at `path`. Throws BatonError CONFIG_INVALID when the file
@@ -11,16 +9,7 @@ import type { TableProblem } from './table-problem.js';
  * would misroute by.
  */
 export async function loadRoutingTable(path: string): Promise<RoutingTable> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (cause) {
-    throw new BatonError('CONFIG_INVALID', `cannot read routing table ${path}: ${(cause as Error).message}`, {
-      cause,
-      details: { source: path },
-    });
-  }
-  return parseRoutingTable(text, path);
+  return parseRoutingTable(await readConfigFile('routing table', path), path);
 }
 
 /**
@@ -32,31 +21,5 @@ export function parseRoutingTable(text: string, source = 'routing table'): Routi
   const parsed = readYaml(text);
   const compiled = parsed.ok ? compileRoutingTable(parsed.value) : parsed;
   if (compiled.ok) return compiled.table;
-  const [first, ...rest] = compiled.problems as [TableProblem, ...TableProblem[]];
-  const where = first.path === '' ? '' : `${first.path}: `;
-  const more = rest.length > 0 ? ` (and ${rest.length} more)` : '';
-  throw new BatonError('CONFIG_INVALID', `invalid routing table ${source}: ${where}${first.message}${more}`, {
-    path: first.path,
-    details: { source, problems: compiled.problems },
-  });
-}
-
-function readYaml(text: string): { ok: true; value: unknown } | { ok: false; problems: TableProblem[] } {
-  const document = parseDocument(text);
-  // Warnings (an unknown tag, say) are refused too: the table would not mean what it says.
-  const findings = [...document.errors, ...document.warnings];
-  if (findings.length > 0) {
-    // The first line holds the reason and its line and column; the rest is a source excerpt.
-    return { ok: false, problems: findings.map((finding) => yamlProblem(finding.message.split('\n')[0] ?? '')) };
-  }
-  try {
-    return { ok: true, value: document.toJS() };
-  } catch (cause) {
-    // toJS throws for what the parser lets through, such as an alias to an undefined anchor.
-    return { ok: false, problems: [yamlProblem((cause as Error).message)] };
-  }
-}
-
-function yamlProblem(reason: string): TableProblem {
-  return { path: '', message: `not valid YAML: ${reason.replace(/:$/, '')}` };
+  throw problemsError('routing table', source, compiled.problems);
 }
