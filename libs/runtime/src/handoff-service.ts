@@ -13,6 +13,7 @@ import {
   type PartitionLag,
   type TopicNames,
 } from '@baton/kafka';
+import { KeyRingFile, personalDataStages } from '@baton/field-encryption';
 import { compileValidators } from '@baton/protocol';
 import {
   SchemaRegistryClient,
@@ -113,7 +114,11 @@ export function buildHandoffService(
     clientId: config.instanceId,
     security: config.kafkaSecurity,
   });
-  const codecs = serviceCodecs(new SchemaRegistryClient(config.schemaRegistry));
+  const keyRing = personalDataKeyRing(config, logger);
+  const codecs = serviceCodecs(
+    new SchemaRegistryClient(config.schemaRegistry),
+    keyRing === undefined ? {} : personalDataStages(keyRing),
+  );
   const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
   const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);
@@ -156,7 +161,12 @@ export function buildHandoffService(
   const service: Service = new Service({
     name: definition.name,
     logger,
-    startedFacts: () => ({ source, group: groupId, http: http.address() }),
+    startedFacts: () => ({
+      source,
+      group: groupId,
+      http: http.address(),
+      personal_data_keys: keyRing?.keyIds() ?? 'none: personal fields pass through encrypted',
+    }),
     components: [
       http,
       component('schemas', { start: () => codecs.register() }),
@@ -185,6 +195,22 @@ export function buildHandoffService(
     ],
   });
   return { service, http, context };
+}
+
+/**
+ * The key ring the configuration names, read now: a file that cannot be read stops the start with
+ * CONFIG_INVALID. A later change that cannot be read is logged (never the file's content) and the
+ * ring read before stays in use.
+ */
+export function personalDataKeyRing(config: Readonly<ServiceConfig>, logger: Logger): KeyRingFile | undefined {
+  if (config.personalDataKeyRingFile === undefined) return undefined;
+  return new KeyRingFile(config.personalDataKeyRingFile, {
+    onReloadFailed: (error) =>
+      logger.warn(
+        { event: 'keyring.reload_failed', code: error.code, path: error.path, err: error.message },
+        'the changed key ring cannot be read; the previous one stays in use',
+      ),
+  });
 }
 
 /** The ids every log line about a consumed record carries; null where the record has none. */

@@ -1,6 +1,7 @@
 export {
   buildHandoffService,
   combineObservers,
+  personalDataKeyRing,
   type HandoffService,
   type HandoffServiceDefinition,
   type HandoffServiceContext,

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { BatonError } from '@baton/errors';
+import { KEYRING_FILE_VARIABLE } from '@baton/field-encryption';
 import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire';
 import {
   DEFAULT_CONSUMER_TUNING,
@@ -31,6 +32,12 @@ export interface ServiceConfig {
   defaultRetryLimit: number;
   /** How the service's exactly-once consumers batch transactions and run tasks concurrently. */
   consumerTuning: Readonly<ConsumerTuning>;
+  /**
+   * The key ring file of personal data (BATON_PII_KEYRING_FILE): a service given it encrypts the
+   * personal fields it writes and decrypts those it reads; without it, it passes ciphertext on as
+   * it got it. Who may read personal data is who is given the file.
+   */
+  personalDataKeyRingFile: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +108,7 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
     instanceId: env.BATON_INSTANCE_ID?.trim() || `${service}-${hostname()}-${process.pid}`,
     defaultRetryLimit: integerSetting(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
     consumerTuning: consumerTuningOf(env),
+    personalDataKeyRingFile: env[KEYRING_FILE_VARIABLE]?.trim() || undefined,
   });
 }
 
