@@ -15,11 +15,13 @@ import {
   createLogger,
   createServiceMetrics,
   HandoffPublisher,
+  personalDataKeyRing,
   Service,
   type HttpServer,
 } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { AvroCodec, EventsCodec, HANDOFF_CODEC_SPEC, SchemaRegistryClient } from '@baton/wire';
+import { PersonalDataView, personalDataStages } from '@baton/field-encryption';
+import { EventsCodec, SchemaRegistryClient, serviceCodecs } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
@@ -57,7 +59,11 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     security: config.kafkaSecurity,
   });
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
-  const codec = new AvroCodec(registryClient, HANDOFF_CODEC_SPEC);
+  // With the key ring, what the gateway writes (handoffs, negotiations) has its personal fields
+  // encrypted; the views read records as they travel and reveal them only to the personal-data role.
+  const keyRing = personalDataKeyRing(config, logger);
+  const written = serviceCodecs(registryClient, keyRing === undefined ? {} : personalDataStages(keyRing));
+  const codec = written.codec;
   const eventsCodec = EventsCodec.unregistered(registryClient);
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
   const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
@@ -125,7 +131,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       ensureControlTopic: controlTopicCreator({ kafka, topics, ...sizing }),
     },
     send: (records) => negotiationSender.send(records),
-    codecs: { lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged },
+    codecs: { lifecycleCodec: written.lifecycleCodec, stagedCodec: written.stagedCodec },
     topics,
     timeoutMs: config.publishTimeoutMs,
   });
@@ -149,6 +155,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       deadLetters,
       audit,
       codec,
+      personalData: new PersonalDataView(keyRing),
       replayer,
       jobs,
     },
@@ -162,9 +169,13 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const service: Service = new Service({
     name: 'gateway',
     logger,
-    startedFacts: () => ({ http: http.address(), api_keys: config.apiKeys.map((key) => key.name) }),
+    startedFacts: () => ({
+      http: http.address(),
+      api_keys: config.apiKeys.map((key) => key.name),
+      personal_data_keys: keyRing?.keyIds() ?? 'none: personal fields pass through encrypted',
+    }),
     components: [
-      component('schemas', { start: () => Promise.all([codec.register(), eventsCodec.register()]) }),
+      component('schemas', { start: () => Promise.all([written.register(), eventsCodec.register()]) }),
       component('topics', {
         start: () =>
           createTopics(kafka, [
