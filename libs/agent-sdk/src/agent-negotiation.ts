@@ -114,8 +114,10 @@ export class AgentNegotiation {
         agentId,
         card: agentCardInfo(this.agent),
         config: this.config,
+        // The agent took the task over: the handoff goes into its inbox signed with its own key,
+        // so a signature the sender may have given the offered handoff is dropped.
         inboxRecord: (handoff, parentTraceparent) =>
-          handoffRecord(context.codec, topics.agentInbox(agentId), handoff, { parentTraceparent }),
+          handoffRecord(context.codec, topics.agentInbox(agentId), withoutSignature(handoff), { parentTraceparent }),
         lifecycleCodec: context.lifecycleCodec,
         topics,
         queued: async () => queuedHandoffs(await readLag(context)),
@@ -189,4 +191,11 @@ async function readLag(context: HandoffServiceContext): Promise<PartitionLag[]> 
   } catch (cause) {
     throw new BatonError('KAFKA_UNAVAILABLE', 'the lag of the agent’s inbox could not be read', { cause });
   }
+}
+
+function withoutSignature(handoff: Handoff): Handoff {
+  if (handoff.metadata.signature === undefined) return handoff;
+  const metadata = { ...handoff.metadata };
+  delete metadata.signature;
+  return { ...handoff, metadata };
 }

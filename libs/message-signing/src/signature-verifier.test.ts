@@ -124,6 +124,15 @@ describe('verifySignature', () => {
     expect(error.message).toBe('key triage-2026-11 signs for triage_agent, not for sender_id refunds_agent');
   });
 
+  it('accepts the reader’s own key for any sender: what it signed it wrote itself', () => {
+    const claimed = { ...handoff(), metadata: { ...handoff().metadata, sender_id: 'refunds_agent' } };
+    const signed = signMessage('handoff', claimed, triage.signingKey);
+    expect(verifySignature('handoff', signed, store([triage.entry]), 'triage-2026-11').senderId).toBe('refunds_agent');
+    expect(failure(() => verifySignature('handoff', signed, store([triage.entry]), 'router-2026-11')).code).toBe(
+      'SENDER_MISMATCH',
+    );
+  });
+
   it('lets a key listed for any sender (*) sign for each', () => {
     const gateway = newKeyPair('gateway-1', ['*']);
     const signed = signMessage('handoff', handoff(), gateway.signingKey);

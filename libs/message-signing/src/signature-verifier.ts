@@ -15,11 +15,15 @@ export interface VerifiedSignature {
  * Checks a message's signature: present (SIGNATURE_MISSING), well formed and made over these exact
  * contents (SIGNATURE_INVALID), by a key of the trust store (SIGNING_KEY_UNKNOWN) that signs for the
  * sender_id the message claims (SENDER_MISMATCH). Throws the BatonError of the first that fails.
+ * `ownKeyId` is the reader's own signing key: what it signed itself it wrote itself, whatever the
+ * sender (an agent that took a task over by negotiation writes the task's handoff into its own
+ * inbox, after verifying the sender's signed TaskContextTransfer).
  */
 export function verifySignature(
   kind: MessageKind,
   message: Record<string, unknown>,
   trustStore: TrustStore,
+  ownKeyId?: string,
 ): VerifiedSignature {
   const shape = SIGNED_SHAPES[kind];
   const text = shape.signatureOf(message);
@@ -47,7 +51,7 @@ export function verifySignature(
     );
   }
   const sender = shape.senderOf(message);
-  if (typeof sender !== 'string' || !(key.senders.has('*') || key.senders.has(sender))) {
+  if (typeof sender !== 'string' || !(key.senders.has('*') || key.senders.has(sender) || keyId === ownKeyId)) {
     throw new BatonError(
       'SENDER_MISMATCH',
       `key ${keyId} signs for ${[...key.senders].join(', ')}, not for sender_id ${String(sender)}`,

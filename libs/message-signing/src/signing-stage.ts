@@ -45,7 +45,7 @@ export function signingStage(options: SigningStageOptions): WireStage {
     open(message) {
       if (mode === 'off') return message;
       try {
-        verifySignature(kind, message as Record<string, unknown>, trustStore as TrustStore);
+        verifySignature(kind, message as Record<string, unknown>, trustStore as TrustStore, signingKey?.keyId);
         options.onVerified?.('valid', kind);
       } catch (error) {
         const failure = error as BatonError;
