@@ -9,15 +9,28 @@ import { createRequire } from 'node:module';
 import { ContextStore, TransactionalSender, createKafka, kafkaSecurityFromEnv, topicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import { DEFAULT_INLINE_MAX_BYTES, controlTopicCreator, openNegotiation, openingRecords } from '@baton/negotiation';
-import { HandoffPublisher, integerSetting } from '@baton/runtime';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec, registryOptionsFromEnv } from '@baton/wire';
+import { signingSettingsFromEnv } from '@baton/message-signing';
+import { HandoffPublisher, createLogger, integerSetting, messageStages } from '@baton/runtime';
+import { EventsCodec, SchemaRegistryClient, registryOptionsFromEnv, serviceCodecs } from '@baton/wire';
 import { kafkaEnvOf, loadConnection } from './lib/local-connection.js';
 
 const require = createRequire(import.meta.url);
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
 const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
-const [codec, eventsCodec] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
+// What npm start gave the local tools: the samples sign and encrypt as a service does; they verify nothing.
+const messageEnv = { ...connection.messageEnv, ...process.env };
+const stages = messageStages(
+  {
+    signing: signingSettingsFromEnv({ ...messageEnv, BATON_SIGNATURES: 'off' }),
+    personalDataKeyRingFile: messageEnv.BATON_PII_KEYRING_FILE,
+  },
+  createLogger('samples'),
+  undefined,
+);
+const { codec } = serviceCodecs(registry, stages);
+const eventsCodec = EventsCodec.unregistered(registry, stages);
+await Promise.all([codec.register(), eventsCodec.register()]);
 const kafka = createKafka({
   brokers: connection.kafkaBrokers,
   clientId: 'baton-samples',

@@ -27,6 +27,7 @@ import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from './lib/fleet.js';
 import { PERSONAL_DATA_READERS, writePersonalDataKeyRing } from './lib/personal-data-keyring.js';
 import { securePrincipals, type SecuredPrincipals } from './lib/secured-principals.js';
+import { issueSigningIdentities } from './lib/signing-identities.js';
 import { discoverServices } from './lib/service-entries.js';
 import { forgetConnection, saveConnection, stateDir } from './lib/local-connection.js';
 import { isAtLeast, parseLogLine, readableLine } from './lib/readable-log.js';
@@ -199,13 +200,20 @@ try {
   // After securePrincipals, which starts the folder afresh. Personal data is encrypted whether or
   // not the broker is secured: what sits on the topics should not depend on how one logs in.
   const keyRingEnv = await writePersonalDataKeyRing(SECRETS_DIR);
+  // Every service signs what it writes; the secured broker requires signatures, the plain one warns
+  // of a message that fails, so a handoff from a newcomer's own unsigned client is still processed.
+  const signing = await issueSigningIdentities({
+    services: await discoverServices(),
+    secretsDir: SECRETS_DIR,
+    mode: infrastructure.securedKafka ? 'required' : 'warn',
+  });
   const fleetAt = Date.now();
   const ready = new Set<string>();
   let waiting: ReturnType<typeof setInterval> | undefined;
   const addresses = await startFleet(services, {
     env,
     gatewayEnv: gateway.env,
-    serviceEnv: (name) => ({ ...principals?.serviceEnv(name), ...keyRingEnv(name) }),
+    serviceEnv: (name) => ({ ...principals?.serviceEnv(name), ...keyRingEnv(name), ...signing.serviceEnv(name) }),
     signal: starting.signal,
     onServices: (names) => {
       nameWidth = Math.max(...names.map((name) => name.length));
@@ -246,6 +254,8 @@ try {
     topicPrefix,
     services: addresses,
     ...(principals ? { kafkaEnv: principals.toolEnv } : {}),
+    // The samples play the customers' front end: they sign, and encrypt personal data as the gateway does.
+    messageEnv: { ...signing.toolEnv, ...keyRingEnv('gateway') },
   });
   const topics = topicNames(topicPrefix);
   record('baton.ready', { kafkaSource: infrastructure.source, ...env, services: addresses });
@@ -259,6 +269,7 @@ try {
             `  each service logs in as its own user (passwords in ${shown(SECRETS_DIR)}/) with the ACLs \`npx baton acls\` prints.`,
           ]
         : []),
+      `Every service signs what it writes (keys and trust store in ${shown(SECRETS_DIR)}/signing/); signatures are ${infrastructure.securedKafka ? 'required: an unsigned or forged message is dead-lettered' : 'checked with BATON_SIGNATURES=warn: a message that fails is processed and logged'}.`,
       `Personal data is encrypted on the topics (key ring ${shown(SECRETS_DIR)}/pii-keyring.json, given to ${PERSONAL_DATA_READERS.length} services: ${PERSONAL_DATA_READERS.join(', ')}).`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       '  npm run samples    publishes the sample handoffs: an escalation, a negotiated escalation, a refund and a purchase, a workflow',

@@ -203,6 +203,15 @@ describe('npm start', () => {
       [...names.map((name) => `${name}.password`), 'local-broker-key.password'].sort(),
     );
     const passwords = passwordFiles.map((file) => readFileSync(join(secretsDir, file), 'utf8'));
+    // Every service, and the samples, sign with a key of their own; the secured run requires signatures.
+    expect(run.lines).toContainEqual(
+      `Every service signs what it writes (keys and trust store in ${secretsDir}/signing/); signatures are required: an unsigned or forged message is dead-lettered.`,
+    );
+    const signingFiles = readdirSync(join(secretsDir, 'signing')).sort();
+    expect(signingFiles).toEqual([...names.map((name) => `${name}.pem`), 'local-tools.pem', 'trust-store.json'].sort());
+    const privateKeys = signingFiles
+      .filter((file) => file.endsWith('.pem'))
+      .map((file) => readFileSync(join(secretsDir, 'signing', file), 'utf8').split('\n')[1] as string);
 
     // The local tools connect as the broker's own identity over mutual TLS; the services route and
     // answer each sample under their own principals, or the tracker never sees them finish.
@@ -240,7 +249,8 @@ describe('npm start', () => {
       ...before.all.map((process) => process.command),
       ...run.logNames().flatMap((name) => readFileSync(join(run!.stateDir, 'logs', `${name}.log`), 'utf8').split('\n')),
     ];
-    for (const password of passwords) expect(seen.filter((line) => line.includes(password))).toEqual([]);
+    for (const secret of [...passwords, ...privateKeys])
+      expect(seen.filter((line) => line.includes(secret))).toEqual([]);
 
     const current = run;
     await stopWithin(run, STOP_LIMIT_MS, () => process.kill(-current.pid, 'SIGINT'));

@@ -24,6 +24,11 @@ export interface LocalConnection {
   services: Record<string, string>;
   /** The KAFKA_* security variables the local tools connect with, when `npm start -- --secure` made them. */
   kafkaEnv?: Record<string, string>;
+  /**
+   * The local tools' signing key (BATON_SIGNING_KEY_FILE, BATON_SIGNING_KEY_ID) and personal data
+   * key ring (BATON_PII_KEYRING_FILE): what they publish is encrypted and signed as a service's is.
+   */
+  messageEnv?: Record<string, string>;
 }
 
 /** The environment a local tool reads its Kafka security from: its own, over what `npm start` saved. */

@@ -35,16 +35,19 @@ export function personalDataKeyRing(
 export function messageStages(
   config: Readonly<Pick<ServiceConfig, 'signing' | 'personalDataKeyRingFile'>>,
   logger: Logger,
-  metrics: Registry,
+  /** Where verifications are counted; a tool that verifies nothing passes none. */
+  metrics: Registry | undefined,
   keyRing: KeyRingFile | undefined = personalDataKeyRing(config, logger),
 ): Required<WireStages> {
   const { signing } = config;
-  const verifications = new Counter({
-    name: METRIC_NAMES.signatureVerifications,
-    help: 'Signatures verified on messages read, by kind (handoff, lifecycle) and outcome (valid or the failure code)',
-    labelNames: ['kind', 'outcome'],
-    registers: [metrics],
-  });
+  const verifications =
+    metrics &&
+    new Counter({
+      name: METRIC_NAMES.signatureVerifications,
+      help: 'Signatures verified on messages read, by kind (handoff, lifecycle) and outcome (valid or the failure code)',
+      labelNames: ['kind', 'outcome'],
+      registers: [metrics],
+    });
   signing.trustStore?.onReloadFailed((error) =>
     logger.error(
       { event: 'trust-store.reload-failed', code: 'CONFIG_INVALID', reason: error.message },
@@ -59,7 +62,7 @@ export function messageStages(
       mode: signing.mode,
       signingKey: signing.signingKey,
       trustStore: signing.trustStore,
-      onVerified: (outcome) => verifications.inc({ kind, outcome }),
+      onVerified: (outcome) => verifications?.inc({ kind, outcome }),
       onUnverified: (error) =>
         logger.warn(
           { event: 'signature.unverified', kind, code: error.code, path: error.path, reason: error.message },
