@@ -57,6 +57,22 @@ describe('the chassis HTTP server', () => {
     expect(answer.json().error.issues).toHaveLength(1);
   });
 
+  it('refuses a JSON body that is not UTF-8, and still parses one that is', async () => {
+    const { app } = server();
+    app.post('/echo', async (request) => request.body);
+    const post = (payload: Buffer) =>
+      app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload });
+    const notUtf8 = await post(Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]));
+    expect([notUtf8.statusCode, notUtf8.json()]).toEqual([
+      400,
+      { error: { code: 'REQUEST_INVALID', message: 'the request body is not UTF-8', path: '' } },
+    ]);
+    const utf8 = await post(Buffer.from('{"name":"Zoë €"}'));
+    expect([utf8.statusCode, utf8.json()]).toEqual([200, { name: 'Zoë €' }]);
+    const poisoned = await post(Buffer.from('{"__proto__":{"admin":true}}'));
+    expect([poisoned.statusCode, poisoned.json().error.code]).toEqual([400, 'REQUEST_INVALID']);
+  });
+
   it('answers a body that is not JSON as REQUEST_INVALID', async () => {
     const { app } = server();
     app.post('/things', async () => ({}));

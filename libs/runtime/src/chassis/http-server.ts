@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import { BatonError } from '@baton/errors';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -63,6 +65,7 @@ export class HttpServer implements Component {
             },
           }) as unknown as FastifyInstance);
     installErrorReplies(this.app, options.logger);
+    refuseBodiesNotUtf8(this.app);
     this.app.get('/healthz', async () => ({ status: 'ok' }));
     this.app.get('/readyz', async (_request, reply) => {
       const ready = options.isReady();
@@ -89,4 +92,22 @@ export class HttpServer implements Component {
       ? `${scheme}://${address.address}:${address.port}`
       : String(address);
   }
+}
+
+/**
+ * JSON must be UTF-8 (RFC 8259), but Fastify's parser reads other bytes as U+FFFD and goes on, so a
+ * body with bytes that are no character would be published with characters its sender never wrote.
+ * Such a body is refused as REQUEST_INVALID at the root; the rest is Fastify's own parser (its
+ * prototype-poisoning checks included).
+ */
+function refuseBodiesNotUtf8(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!isUtf8(body as Buffer)) {
+      done(new BatonError('REQUEST_INVALID', 'the request body is not UTF-8', { path: '' }), undefined);
+      return;
+    }
+    parseJson(request, (body as Buffer).toString('utf8'), done);
+  });
 }
