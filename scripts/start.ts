@@ -25,6 +25,7 @@ import { join, relative } from 'node:path';
 import { provisionInfrastructure, type ProvisionedInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from './lib/fleet.js';
+import { PERSONAL_DATA_READERS, writePersonalDataKeyRing } from './lib/personal-data-keyring.js';
 import { securePrincipals, type SecuredPrincipals } from './lib/secured-principals.js';
 import { discoverServices } from './lib/service-entries.js';
 import { forgetConnection, saveConnection, stateDir } from './lib/local-connection.js';
@@ -44,7 +45,10 @@ function shown(dir: string): string {
   return relative(process.cwd(), dir).startsWith('..') ? dir : relative(process.cwd(), dir);
 }
 const LOG_DIR_SHOWN = shown(LOG_DIR);
-/** The secured broker's service passwords: made at start, removed at stop with the broker they log in to. */
+/**
+ * The secured broker's service passwords and the personal data key ring: made at start, removed at
+ * stop with the broker they log in to and the records encrypted under the key.
+ */
 const SECRETS_DIR = join(stateDir(), 'secrets');
 /** How long a service gets to drain after SIGTERM before it is killed. */
 const SERVICE_STOP_GRACE_MS = 7_000;
@@ -192,13 +196,16 @@ try {
       onProgress: progress,
     });
   }
+  // After securePrincipals, which starts the folder afresh. Personal data is encrypted whether or
+  // not the broker is secured: what sits on the topics should not depend on how one logs in.
+  const keyRingEnv = await writePersonalDataKeyRing(SECRETS_DIR);
   const fleetAt = Date.now();
   const ready = new Set<string>();
   let waiting: ReturnType<typeof setInterval> | undefined;
   const addresses = await startFleet(services, {
     env,
     gatewayEnv: gateway.env,
-    ...(principals ? { serviceEnv: principals.serviceEnv } : {}),
+    serviceEnv: (name) => ({ ...principals?.serviceEnv(name), ...keyRingEnv(name) }),
     signal: starting.signal,
     onServices: (names) => {
       nameWidth = Math.max(...names.map((name) => name.length));
@@ -252,6 +259,7 @@ try {
             `  each service logs in as its own user (passwords in ${shown(SECRETS_DIR)}/) with the ACLs \`npx baton acls\` prints.`,
           ]
         : []),
+      `Personal data is encrypted on the topics (key ring ${shown(SECRETS_DIR)}/pii-keyring.json, given to ${PERSONAL_DATA_READERS.length} services: ${PERSONAL_DATA_READERS.join(', ')}).`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       '  npm run samples    publishes the sample handoffs: an escalation, a negotiated escalation, a refund and a purchase, a workflow',
       ...(gateway.token === undefined

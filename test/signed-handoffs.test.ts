@@ -19,8 +19,8 @@ import {
 
 /**
  * Baton with every service requiring signatures (BATON_SIGNATURES=required), each signing with a
- * key of its own: the seed 000 escalation, signed by a Java program with the JDK alone, and the
- * seed 002 refund complete; forged, tampered, unsigned and wrong-sender messages are dead-lettered
+ * key of its own: the reference escalation, signed by a Java program with the JDK alone, and the
+ * customer-service refund complete; forged, tampered, unsigned and wrong-sender messages are dead-lettered
  * with their codes by the router and by an agent; a key rotation in the middle of a run loses nothing.
  */
 
@@ -116,9 +116,9 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
     ).toBe(true);
   });
 
-  it('completes the seed 000 escalation signed in Java with the JDK’s Ed25519, each hop signed by its agent', async () => {
+  it('completes the reference escalation signed in Java with the JDK’s Ed25519, each hop signed by its agent', async () => {
     const message = seedEscalation();
-    const file = join(keys.dir, 'seed-000.json');
+    const file = join(keys.dir, 'reference-escalation.json');
     writeFileSync(file, JSON.stringify(message, null, 2));
     // The private key goes on stdin: never on a command line.
     const signature = execFileSync(
@@ -148,7 +148,7 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
     expect(letterCodes(inboundDlq, 'task-abc-456')).toEqual([]);
   });
 
-  it('completes the seed 002 refund: the user, triage and issues and repairs each signing', async () => {
+  it('completes the customer-service refund: the user, triage and issues and repairs each signing', async () => {
     const taskId = uniqueName('task');
     const request = keys.sign(
       userRequest(taskId, 'A pair of shoes I bought, they arrived broken; I want a refund'),

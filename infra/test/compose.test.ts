@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseKeyRing } from '@baton/field-encryption';
+import { PERSONAL_DATA_READERS } from '../../scripts/lib/personal-data-keyring.js';
 import { systemToolsFor } from '../../test/system-tools/suite.js';
 import { agentIds, expectedTopics, readRepoFile, repoPath, run, serviceNames } from './repo.js';
 
@@ -19,6 +21,7 @@ interface ComposeService {
   restart?: string;
   read_only?: boolean;
   tmpfs?: string[];
+  secrets?: { source: string }[];
 }
 
 interface ComposeFile {
@@ -119,9 +122,19 @@ describe.skipIf(tools.skip)('docker-compose.yml', () => {
     expect(gateway.container_name).toBeUndefined();
     expect(gateway.ports).toEqual([{ target: 8080, published: 8080 }]);
     expect(String(gateway.environment?.BATON_API_KEYS)).toMatch(
-      /^[^:,]+:[^:,]+:(viewer|publisher|operator)(\+(viewer|publisher|operator))*$/,
+      /^[^:,]+:[^:,]+:(viewer|publisher|operator|personal-data)(\+(viewer|publisher|operator|personal-data))*$/,
     );
     expect(gateway.environment).toHaveProperty('BATON_REPLAY_TARGETS');
+  });
+
+  it('mounts the personal data key ring into exactly the services npm start gives it to', () => {
+    const holders = SERVICES.filter((name) => service(name).secrets !== undefined);
+    expect(holders).toEqual([...PERSONAL_DATA_READERS].sort());
+    for (const name of SERVICES) {
+      const expected = PERSONAL_DATA_READERS.includes(name) ? '/run/secrets/pii-keyring' : undefined;
+      expect(service(name).environment?.BATON_PII_KEYRING_FILE, name).toBe(expected);
+    }
+    expect(() => parseKeyRing(readRepoFile('infra', 'compose', 'pii-keyring.example.json'), 'example')).not.toThrow();
   });
 
   it('reaches the human agent over HTTP on a port Docker picks', () => {

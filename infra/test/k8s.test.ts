@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { parseKeyRing } from '@baton/field-encryption';
+import { PERSONAL_DATA_READERS } from '../../scripts/lib/personal-data-keyring.js';
 import { systemToolsFor } from '../../test/system-tools/suite.js';
 import { expectedTopics, readRepoFile, run, serviceNames } from './repo.js';
 
@@ -194,7 +196,32 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
     expect(secret.metadata.annotations?.['baton.io/example']).toBe('true');
     const keys = Buffer.from(secret.data![ref.key]!, 'base64').toString('utf8');
     for (const entry of keys.split(',')) {
-      expect(entry).toMatch(/^[^:]+:[^:]+:(viewer|publisher|operator)(\+(viewer|publisher|operator))*$/);
+      expect(entry).toMatch(
+        /^[^:]+:[^:]+:(viewer|publisher|operator|personal-data)(\+(viewer|publisher|operator|personal-data))*$/,
+      );
+    }
+  });
+
+  it('mounts the personal data key ring, an example Secret, into exactly the services npm start gives it to', () => {
+    const holders = SERVICES.filter((name) =>
+      (get('Deployment', name).spec.template.spec.volumes as { secret?: unknown }[]).some((volume) => volume.secret),
+    );
+    expect(holders).toEqual([...PERSONAL_DATA_READERS].sort());
+    for (const name of SERVICES) {
+      const deployment = get('Deployment', name);
+      const container = containerOf(deployment);
+      const file = envValue(container, 'BATON_PII_KEYRING_FILE')?.value;
+      if (!PERSONAL_DATA_READERS.includes(name)) {
+        expect(file, name).toBeUndefined();
+        continue;
+      }
+      const volume = (deployment.spec.template.spec.volumes as { name: string; secret?: any }[]).find((v) => v.secret);
+      const mount = container.volumeMounts?.find((entry) => entry.name === volume!.name);
+      expect(file).toBe(`${mount!.mountPath}/keyring.json`);
+      const secret = get('Secret', volume!.secret.secretName);
+      expect(secret.metadata.annotations?.['baton.io/example']).toBe('true');
+      const ring = Buffer.from(secret.data!['keyring.json']!, 'base64').toString('utf8');
+      expect(parseKeyRing(ring, 'example').primaryId).toBe('pii-example-change-me');
     }
   });
 

@@ -36,7 +36,7 @@ export interface FleetOptions {
 
 /**
  * The gateway's part of the fleet's environment: the port `port` (where the CLI looks by default,
- * unless 0), and a credential with every role made for this run unless `apiKeys` names the
+ * unless 0), and a credential with every role (personal-data too) made for this run unless `apiKeys` names the
  * credentials; `token` is that credential's token, undefined when `apiKeys` was given.
  */
 export function gatewayEnvironment(
@@ -45,7 +45,11 @@ export function gatewayEnvironment(
 ): { env: Record<string, string>; token?: string } {
   if (apiKeys) return { env: { HTTP_PORT: port, BATON_API_KEYS: apiKeys } };
   const token = randomBytes(18).toString('base64url');
-  return { env: { HTTP_PORT: port, BATON_API_KEYS: `local:${token}:viewer+publisher+operator` }, token };
+  // The one running Baton here holds the key ring anyway: its credential sees personal data too.
+  return {
+    env: { HTTP_PORT: port, BATON_API_KEYS: `local:${token}:viewer+publisher+operator+personal-data` },
+    token,
+  };
 }
 
 /**

@@ -249,6 +249,12 @@ export const ERROR_CATALOGUE = {
     summary:
       'Every option of a negotiated handoff is used up (retries, escalate_to, fallback_action, suggestions): the task ends FAILED and an ErrorNotification says why.',
   },
+  PERSONAL_DATA_UNREADABLE: {
+    retriable: false,
+    httpStatus: 422,
+    summary:
+      'An encrypted personal field cannot be decrypted by a service holding the key ring: its key id is not in the ring even after re-reading the file, or its ciphertext or wrapped data key fails authentication (tampered, truncated, or encrypted under another key with the same id).',
+  },
   ROUTE_NOT_FOUND: {
     retriable: false,
     httpStatus: 404,

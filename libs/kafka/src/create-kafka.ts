@@ -1,8 +1,9 @@
-// First of all: kafkajs must load with the fixed read_committed filter, produce encoding and
-// produce request (see read-committed.ts, produce-encoding.ts and produce-request.ts).
+// First of all: kafkajs must load with the fixed read_committed filter, produce encoding, produce
+// request and key hash (see read-committed.ts, produce-encoding.ts, produce-request.ts, murmur2.ts).
 import './kafkajs-fixes/read-committed.js';
 import './kafkajs-fixes/produce-encoding.js';
 import './kafkajs-fixes/produce-request.js';
+import './kafkajs-fixes/murmur2.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';

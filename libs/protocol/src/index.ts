@@ -42,3 +42,9 @@ export { contextTransferMode, type ContextTransferMode } from './lifecycle/conte
 export { parseStagedContext, type StagedContext, type HandoffTerms } from './lifecycle/staged-context.js';
 export { isoDurationMs } from './handoff/iso-duration.js';
 export type { TaskEvent } from './events/task-event.js';
+export {
+  ENCRYPTED_VALUE_PREFIX,
+  PERSONAL_DATA_KEYWORD,
+  isEncryptedValue,
+  valueAtPointer,
+} from './validation/encrypted-value.js';

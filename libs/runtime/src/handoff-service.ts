@@ -27,7 +27,7 @@ import { HttpServer } from './chassis/http-server.js';
 import { Service } from './chassis/service.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
-import { messageStages } from './message-stages.js';
+import { messageStages, personalDataKeyRing } from './message-stages.js';
 import { createLogger, type Logger } from './logger.js';
 import { consumerMetrics, createServiceMetrics, registerConsumerLag } from './metrics.js';
 import type { ServiceConfig } from './service-config.js';
@@ -115,9 +115,10 @@ export function buildHandoffService(
     security: config.kafkaSecurity,
   });
   const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
+  const keyRing = personalDataKeyRing(config, logger);
   const codecs = serviceCodecs(
     new SchemaRegistryClient(config.schemaRegistry),
-    messageStages(config.signing, logger, metrics),
+    messageStages(config, logger, metrics, keyRing),
   );
   const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);
@@ -160,7 +161,12 @@ export function buildHandoffService(
   const service: Service = new Service({
     name: definition.name,
     logger,
-    startedFacts: () => ({ source, group: groupId, http: http.address() }),
+    startedFacts: () => ({
+      source,
+      group: groupId,
+      http: http.address(),
+      personal_data_keys: keyRing?.keyIds() ?? 'none: personal fields pass through encrypted',
+    }),
     components: [
       http,
       component('schemas', { start: () => codecs.register() }),

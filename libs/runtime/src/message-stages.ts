@@ -1,16 +1,44 @@
-import { signingStage, type MessageKind, type SigningSettings } from '@baton/message-signing';
+import { KeyRingFile, personalDataStages } from '@baton/field-encryption';
+import { signingStage, type MessageKind } from '@baton/message-signing';
 import type { WireStage, WireStages } from '@baton/wire';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logger.js';
 import { METRIC_NAMES } from './metrics.js';
+import type { ServiceConfig } from './service-config.js';
 
 /**
- * The codec stages of a service's handoffs and lifecycle messages: what it writes is signed with
- * its key, what it reads verified by its mode (see @baton/message-signing). Each verification is
- * counted by kind and outcome (`valid` or the failure's code); in `warn` mode a failure is also
- * logged, with the message's id and sender but never its body.
+ * The key ring the configuration names, read now: a file that cannot be read stops the start with
+ * CONFIG_INVALID. A later change that cannot be read is logged (never the file's content) and the
+ * ring read before stays in use.
  */
-export function messageStages(signing: SigningSettings, logger: Logger, metrics: Registry): Required<WireStages> {
+export function personalDataKeyRing(
+  config: Readonly<Pick<ServiceConfig, 'personalDataKeyRingFile'>>,
+  logger: Logger,
+): KeyRingFile | undefined {
+  if (config.personalDataKeyRingFile === undefined) return undefined;
+  return new KeyRingFile(config.personalDataKeyRingFile, {
+    onReloadFailed: (error) =>
+      logger.warn(
+        { event: 'keyring.reload_failed', code: error.code, path: error.path, err: error.message },
+        'the changed key ring cannot be read; the previous one stays in use',
+      ),
+  });
+}
+
+/**
+ * The codec stages of what a service writes and reads. With a key ring, personal fields are
+ * encrypted first (@baton/field-encryption); then handoffs and lifecycle messages are signed with
+ * the service's key, so the signature covers the ciphertext and a service without the key ring can
+ * verify it; reading runs the other way. Each verification is counted by kind and outcome (`valid`
+ * or the failure's code); in `warn` mode a failure is also logged, never with the message's body.
+ */
+export function messageStages(
+  config: Readonly<Pick<ServiceConfig, 'signing' | 'personalDataKeyRingFile'>>,
+  logger: Logger,
+  metrics: Registry,
+  keyRing: KeyRingFile | undefined = personalDataKeyRing(config, logger),
+): Required<WireStages> {
+  const { signing } = config;
   const verifications = new Counter({
     name: METRIC_NAMES.signatureVerifications,
     help: 'Signatures verified on messages read, by kind (handoff, lifecycle) and outcome (valid or the failure code)',
@@ -23,7 +51,9 @@ export function messageStages(signing: SigningSettings, logger: Logger, metrics:
       'the changed trust store cannot be used; the keys read before stay in force',
     ),
   );
+  const encryption: WireStages = keyRing === undefined ? {} : personalDataStages(keyRing);
   const stage = (kind: MessageKind): WireStage[] => [
+    ...(encryption[kind] ?? []),
     signingStage({
       kind,
       mode: signing.mode,
@@ -37,5 +67,5 @@ export function messageStages(signing: SigningSettings, logger: Logger, metrics:
         ),
     }),
   ];
-  return { handoff: stage('handoff'), lifecycle: stage('lifecycle') };
+  return { handoff: stage('handoff'), lifecycle: stage('lifecycle'), staged: [...(encryption.staged ?? [])] };
 }

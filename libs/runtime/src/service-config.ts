@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { BatonError } from '@baton/errors';
 import { signingSettingsFromEnv, type SigningSettings } from '@baton/message-signing';
+import { KEYRING_FILE_VARIABLE } from '@baton/field-encryption';
 import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire';
 import {
   DEFAULT_CONSUMER_TUNING,
@@ -34,6 +35,12 @@ export interface ServiceConfig {
   consumerTuning: Readonly<ConsumerTuning>;
   /** BATON_SIGNATURES, the trust store and the signing key, from signingSettingsFromEnv. */
   signing: SigningSettings;
+  /**
+   * The key ring file of personal data (BATON_PII_KEYRING_FILE): a service given it encrypts the
+   * personal fields it writes and decrypts those it reads; without it, it passes ciphertext on as
+   * it got it. Who may read personal data is who is given the file.
+   */
+  personalDataKeyRingFile: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -105,6 +112,7 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
     defaultRetryLimit: integerSetting(env, 'BATON_DEFAULT_RETRY_LIMIT', 3, 0, 100),
     consumerTuning: consumerTuningOf(env),
     signing: signingSettingsFromEnv(env),
+    personalDataKeyRingFile: env[KEYRING_FILE_VARIABLE]?.trim() || undefined,
   });
 }
 

@@ -10,10 +10,12 @@ export interface WireStage {
   open(message: unknown): unknown;
 }
 
-/** The stages of the two kinds of message a service signs and encrypts. */
+/** The stages of the kinds of message a service signs and encrypts. */
 export interface WireStages {
   handoff?: readonly WireStage[];
   lifecycle?: readonly WireStage[];
+  /** A negotiated handoff's staged context: it carries the handoff offered, personal fields and all. */
+  staged?: readonly WireStage[];
 }
 
 export function sealWith(stages: readonly WireStage[], message: unknown): unknown {

@@ -1,3 +1,4 @@
+import type { PersonalDataView } from '@baton/field-encryption';
 import type { AgentStatus } from '@baton/gateway-api';
 import type { HandoffCodec } from '@baton/wire';
 import type { AuditTrail } from './audit/audit-trail.js';
@@ -19,6 +20,8 @@ export interface GatewayParts {
   deadLetters: DeadLetterStore;
   audit: AuditTrail;
   codec: HandoffCodec;
+  /** How a message body is shown: personal fields masked, or in clear to a principal with the personal-data role. */
+  personalData: PersonalDataView;
   replayer: Replayer;
   jobs: ReplayJobs;
 }

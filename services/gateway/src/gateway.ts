@@ -16,11 +16,13 @@ import {
   createServiceMetrics,
   messageStages,
   HandoffPublisher,
+  personalDataKeyRing,
   Service,
   type HttpServer,
 } from '@baton/runtime';
 import { TaskBook } from '@baton/task-tracking';
-import { AvroCodec, EventsCodec, HANDOFF_CODEC_SPEC, SchemaRegistryClient } from '@baton/wire';
+import { PersonalDataView } from '@baton/field-encryption';
+import { EventsCodec, SchemaRegistryClient, serviceCodecs } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
@@ -59,12 +61,15 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   });
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
   const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
-  // The gateway signs what it publishes; it processes no handoff it reads, so it verifies none.
-  const codec = new AvroCodec(
+  // What the gateway writes (handoffs, negotiations) has its personal fields encrypted with the key
+  // ring, then is signed with its key; it processes nothing it reads, so it verifies nothing, and its
+  // views read records as they travel, revealing personal fields only to the personal-data role.
+  const keyRing = personalDataKeyRing(config, logger);
+  const written = serviceCodecs(
     registryClient,
-    HANDOFF_CODEC_SPEC,
-    messageStages({ ...config.signing, mode: 'off' }, logger, metricsRegistry).handoff,
+    messageStages({ ...config, signing: { ...config.signing, mode: 'off' } }, logger, metricsRegistry, keyRing),
   );
+  const codec = written.codec;
   const eventsCodec = EventsCodec.unregistered(registryClient);
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
   const metrics = gatewayMetrics(metricsRegistry);
@@ -131,7 +136,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       ensureControlTopic: controlTopicCreator({ kafka, topics, ...sizing }),
     },
     send: (records) => negotiationSender.send(records),
-    codecs: { lifecycleCodec: eventsCodec.lifecycle, stagedCodec: eventsCodec.staged },
+    codecs: { lifecycleCodec: written.lifecycleCodec, stagedCodec: written.stagedCodec },
     topics,
     timeoutMs: config.publishTimeoutMs,
   });
@@ -155,6 +160,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       deadLetters,
       audit,
       codec,
+      personalData: new PersonalDataView(keyRing),
       replayer,
       jobs,
     },
@@ -168,9 +174,13 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const service: Service = new Service({
     name: 'gateway',
     logger,
-    startedFacts: () => ({ http: http.address(), api_keys: config.apiKeys.map((key) => key.name) }),
+    startedFacts: () => ({
+      http: http.address(),
+      api_keys: config.apiKeys.map((key) => key.name),
+      personal_data_keys: keyRing?.keyIds() ?? 'none: personal fields pass through encrypted',
+    }),
     components: [
-      component('schemas', { start: () => Promise.all([codec.register(), eventsCodec.register()]) }),
+      component('schemas', { start: () => Promise.all([written.register(), eventsCodec.register()]) }),
       component('topics', {
         start: () =>
           createTopics(kafka, [

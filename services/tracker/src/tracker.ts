@@ -46,7 +46,7 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
   const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
   const codec = EventsCodec.unregistered(
     new SchemaRegistryClient(config.schemaRegistry),
-    messageStages(config.signing, logger, registry),
+    messageStages(config, logger, registry),
   );
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
   const book = new TaskBook();

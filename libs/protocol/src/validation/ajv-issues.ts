@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { isEncryptedValue, valueAtPointer } from './encrypted-value.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 const RANGE_KEYWORDS = new Set([
@@ -58,8 +59,23 @@ export function issueFromAjvError(error: ErrorObject, pathPrefix: string): Valid
   }
 }
 
-/** Every issue `validate` finds in `value`, with paths under `pathPrefix`. */
+/** What a field's clear text decides and its ciphertext cannot show. */
+const CLEAR_TEXT_KEYWORDS = new Set(['type', 'format', 'pattern', 'minLength', 'maxLength']);
+
+/**
+ * True for a finding about an encrypted personal field: its type, format, pattern and length are
+ * those of the clear text, which a reader without the key ring cannot see, so such a finding must
+ * not refuse the message. Anything else is still checked, enumerations too: a closed vocabulary
+ * (priority, handoff_type, severity) is what routing and logic read, never personal data.
+ */
+export function isAboutEncryptedValue(error: ErrorObject, value: unknown): boolean {
+  return CLEAR_TEXT_KEYWORDS.has(error.keyword) && isEncryptedValue(valueAtPointer(value, error.instancePath));
+}
+
+/** Every issue `validate` finds in `value`, with paths under `pathPrefix`; encrypted values are taken as valid. */
 export function collectIssues(validate: ValidateFunction, value: unknown, pathPrefix: string): ValidationIssue[] {
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => issueFromAjvError(error, pathPrefix));
+  return (validate.errors ?? [])
+    .filter((error) => !isAboutEncryptedValue(error, value))
+    .map((error) => issueFromAjvError(error, pathPrefix));
 }

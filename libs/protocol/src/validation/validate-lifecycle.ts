@@ -2,7 +2,7 @@ import { parsedCopy } from './parsed-copy.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Immutable } from '../handoff/handoff-message.js';
 import type { LifecycleMessage } from '../lifecycle/lifecycle-message.js';
-import { issueFromAjvError } from './ajv-issues.js';
+import { isAboutEncryptedValue, issueFromAjvError } from './ajv-issues.js';
 import { createAjv } from './create-ajv.js';
 import { loadLifecycleSchemas } from './lifecycle-schema-files.js';
 import { allowUnknownFields, type JsonSchema } from './schema-files.js';
@@ -39,6 +39,7 @@ function schemaIssues(validate: ValidateFunction, value: Record<string, unknown>
   const issues: ValidationIssue[] = [];
   for (const error of validate.errors ?? []) {
     if (error.keyword === 'if' || error.schemaPath.includes('/oneOf/')) continue;
+    if (isAboutEncryptedValue(error, value)) continue;
     issues.push(error.keyword === 'oneOf' ? transferModeIssue(error, value) : issueFromAjvError(error, ''));
   }
   return issues;

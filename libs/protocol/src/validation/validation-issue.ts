@@ -9,7 +9,7 @@ export const VALIDATION_ISSUE_CODES = {
   FIELD_ENUM: 'A field is not one of its allowed values.',
   FIELD_FORMAT: 'A string field is not in its format (uuid, date-time).',
   FIELD_PATTERN: 'A string field does not match its pattern.',
-  FIELD_OUT_OF_RANGE: 'A number, string length or array length is outside its bounds.',
+  FIELD_OUT_OF_RANGE: 'A number, string length, array length or nesting depth is outside its bounds.',
   FIELD_INVALID: 'A field breaks another schema rule.',
   FIELD_MISMATCH: 'A field that repeats another field of the message holds a different value.',
   UNKNOWN_HANDOFF_TYPE: 'payload.handoff_type is not a type this protocol version defines.',

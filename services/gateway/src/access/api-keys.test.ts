@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authenticate, mayRead, parseApiKeys, presentedToken } from './api-keys.js';
+import { authenticate, mayRead, maySeePersonalData, parseApiKeys, presentedToken } from './api-keys.js';
 
 describe('API keys', () => {
   const keys = parseApiKeys('ops:s3cret:operator, ci:t0ken:publisher+viewer');
@@ -30,6 +30,14 @@ describe('API keys', () => {
   it('lets operators read as viewers do, and publishers only publish', () => {
     expect(mayRead(authenticate(keys, 's3cret')!)).toBe(true);
     expect(mayRead({ name: 'p', roles: new Set(['publisher']) })).toBe(false);
+  });
+
+  it('shows personal data in clear only to the personal-data role, which is no reading right by itself', () => {
+    const [support, ops] = parseApiKeys('support:t1:viewer+personal-data,ops:t2:operator');
+    expect(maySeePersonalData(authenticate([support!], 't1')!)).toBe(true);
+    expect(mayRead(authenticate([support!], 't1')!)).toBe(true);
+    expect(maySeePersonalData(authenticate([ops!], 't2')!)).toBe(false);
+    expect(mayRead({ name: 'p', roles: new Set(['personal-data']) })).toBe(false);
   });
 
   it('refuses malformed entries with CONFIG_INVALID, naming the entry but never its token', () => {

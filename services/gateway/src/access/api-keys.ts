@@ -1,7 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BatonError } from '@baton/errors';
 
-export const ROLES = ['viewer', 'publisher', 'operator'] as const;
+/**
+ * `personal-data` guards no route: it lets a reader see the personal fields of the message bodies
+ * the gateway shows (dead letters) in clear; a reader without it sees them masked.
+ */
+export const ROLES = ['viewer', 'publisher', 'operator', 'personal-data'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A configured credential. Only the token's digest is kept, so a heap dump or a log cannot show it. */
@@ -111,6 +115,11 @@ export function authenticate(keys: readonly ApiKey[], token: string): Principal 
   }
   if (found === undefined) return undefined;
   return { name: found.name, roles: found.roles, ...(found.senders === undefined ? {} : { senders: found.senders }) };
+}
+
+/** Whether the bodies shown to `principal` carry personal fields in clear rather than masked. */
+export function maySeePersonalData(principal: Principal): boolean {
+  return principal.roles.has('personal-data');
 }
 
 /** Operators may read everything a viewer may. */

@@ -1,4 +1,5 @@
 import { isBatonError } from '@baton/errors';
+import type { PersonalDataView } from '@baton/field-encryption';
 import type { DeadLetterDetail, DeadLetterSummary } from '@baton/gateway-api';
 import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
 import type { HandoffCodec } from '@baton/wire';
@@ -33,17 +34,25 @@ export function deadLetterSummary(record: ConsumedRecord, audit: AuditTrail): De
   };
 }
 
-/** Everything about one dead letter, its body decoded even when it broke the handoff schemas. */
+/**
+ * Everything about one dead letter, its body decoded even when it broke the handoff schemas. The
+ * body's personal fields are in clear only when `revealPersonalData`, masked otherwise; the raw
+ * value is the record as it travels (ciphertext), which is what the DLQ holds.
+ */
 export async function deadLetterDetail(
   record: ConsumedRecord,
   codec: HandoffCodec,
   audit: AuditTrail,
+  view: { personalData: PersonalDataView; revealPersonalData: boolean },
 ): Promise<DeadLetterDetail> {
   const facts = factsOf(record);
   let body: unknown = null;
   let bodyError: { code: string; message: string } | undefined;
   try {
-    body = record.value === null ? null : await codec.decodeUnchecked(record.value);
+    const travelled = record.value === null ? null : await codec.decodeUnchecked(record.value);
+    body = view.revealPersonalData
+      ? view.personalData.revealed(travelled)
+      : view.personalData.masked('handoff', travelled);
   } catch (error) {
     bodyError = isBatonError(error)
       ? { code: error.code, message: error.message }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../access/access-control.js';
+import { maySeePersonalData } from '../access/api-keys.js';
 import type { DeadLetterFilterParameters } from '@baton/gateway-api';
 import { parseFilter } from '../dead-letters/dead-letter-filter.js';
 import { deadLetterDetail, deadLetterSummary } from '../dead-letters/dead-letter-views.js';
@@ -96,13 +97,17 @@ export function registerDeadLetterRoutes(app: FastifyInstance, parts: GatewayPar
       config: { role: 'viewer' },
       schema: {
         tags: ['dead letters'],
-        summary: 'One dead letter: headers, error, decoded body and its replays',
+        summary:
+          'One dead letter: headers, error, decoded body (personal fields masked without the personal-data role) and its replays',
         params: deadLetterParams,
         response: { 200: free, ...errorResponses(404) },
       },
     },
     async (request) =>
-      deadLetterDetail(parts.deadLetters.get(request.params.topic, request.params.id), parts.codec, parts.audit),
+      deadLetterDetail(parts.deadLetters.get(request.params.topic, request.params.id), parts.codec, parts.audit, {
+        personalData: parts.personalData,
+        revealPersonalData: maySeePersonalData(principalOf(request)),
+      }),
   );
 
   app.post<{ Params: { topic: string; id: string }; Body: ReplayBody }>(

@@ -1,0 +1,10 @@
+export { parseKeyRing, fixedKeyRing, KEY_BYTES, type KeyRing, type KeyRingSource } from './key-ring.js';
+export { KeyRingFile, type KeyRingFileOptions } from './key-ring-file.js';
+export { keyRingFromEnv, KEYRING_FILE_VARIABLE } from './key-ring-env.js';
+export { generateKeyRingEntry, keyRingFileText, type KeyRingEntry } from './generate-key-ring.js';
+export { PersonalFields, type PersonalMessageKind } from './personal-fields.js';
+export { collectMarkedPaths, type MarkedPaths, type FieldPath } from './marked-paths.js';
+export { EVERY_ITEM } from './json-walk.js';
+export { fieldEncryptionStage, decryptPersonalData } from './field-encryption-stage.js';
+export { PersonalDataView, MASKED } from './personal-data-view.js';
+export { personalDataStages } from './personal-data-stages.js';

@@ -1,0 +1,264 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { KeyRingFile, decryptPersonalData, generateKeyRingEntry, keyRingFileText } from '@baton/field-encryption';
+import { isEncryptedValue } from '@baton/protocol';
+import { readTopicLog } from './helpers/read-topic.js';
+import {
+  runBaton,
+  startBatonRig,
+  uniqueName,
+  waitFor,
+  type BatonRig,
+  type RecordCollector,
+  type ServiceProcess,
+} from './helpers/index.js';
+import { systemToolsFor } from './system-tools/suite.js';
+
+/**
+ * Personal data encrypted at rest (issue 13, part 4), end to end on the real broker and registry:
+ * the gateway and the customer service agent hold the key ring, the router does not. The seed
+ * example's name, e-mail and phone never travel in clear (inbound topic, a DLQ, what `baton tail`
+ * prints); the agent still acts on them; the gateway shows them only to the personal-data role.
+ */
+
+const require = createRequire(import.meta.url);
+const SEED = require('@baton/schemas/fixtures/seed-000-escalation-full.json') as Record<string, any>;
+const CUSTOMER_SERVICE = 'customer_service_agent';
+const TECHNICAL_SUPPORT = 'technical_support_agent_pool';
+/** Every personal value of the seed example; user_id stays clear by design and is not listed. */
+const SEED_PERSONAL_VALUES = [
+  'John Doe',
+  '+1-555-123-4567',
+  'My internet keeps dropping every hour.',
+  'Please restart your router and modem.',
+  'Intermittent disconnections',
+];
+const TOKENS = { viewer: 'pii-viewer-token', support: 'pii-support-token', publisher: 'pii-publisher-token' };
+const API_KEYS = [
+  `watcher:${TOKENS.viewer}:viewer`,
+  `support:${TOKENS.support}:viewer+personal-data`,
+  `pub:${TOKENS.publisher}:publisher`,
+].join(',');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'];
+const tools = systemToolsFor('personal data page test', ['chromium']);
+
+let workDir: string;
+let keyRingPath: string;
+let rig: BatonRig;
+let gateway: ServiceProcess;
+let inboundDlq: RecordCollector;
+let supportInbox: RecordCollector;
+let events: RecordCollector;
+const tasks = { dead: uniqueName('pii-dead'), escalated: uniqueName('pii-escalated') };
+
+async function api(
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${gateway.address}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** The seed example as a client posts it, for `taskId`, to `recipient`. */
+function seedFor(taskId: string, recipient: string): Record<string, any> {
+  const message = structuredClone(SEED) as Record<string, any>;
+  delete message.metadata.message_id;
+  // The seed expired in 2023: without this the router would dead-letter it HANDOFF_EXPIRED, not NO_ROUTE.
+  delete message.metadata.expiration_time;
+  return { ...message, metadata: { ...message.metadata, task_id: taskId, recipient_id: recipient } };
+}
+
+/** What a plain kafkajs consumer reads of `topic`: every value as text. */
+async function plainValues(topic: string): Promise<string[]> {
+  const log = await readTopicLog(inject('kafkaBrokers'), topic);
+  return log.committed.map((record) => record.value?.toString('latin1') ?? '');
+}
+
+function expectNoClearPersonalData(texts: readonly string[]): void {
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) for (const value of SEED_PERSONAL_VALUES) expect(text).not.toContain(value);
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'baton-pii-'));
+  keyRingPath = join(workDir, 'pii-keyring.json');
+  writeFileSync(keyRingPath, keyRingFileText([generateKeyRingEntry('pii-test')]), { mode: 0o600 });
+  const table = join(workDir, 'routing-table.yaml');
+  // No default: the seed sent to an agent the table does not know is dead-lettered by the router.
+  writeFileSync(table, `version: 1\nagents: [${CUSTOMER_SERVICE}, ${TECHNICAL_SUPPORT}]\nrules: []\n`);
+  rig = await startBatonRig({ name: 'pii', agents: [], routerEnv: { ROUTING_TABLE: table } });
+  const keyRing = { BATON_PII_KEYRING_FILE: keyRingPath };
+  await rig.addProcess('customer-service-agent', 'services/customer-service-agent/src/main.ts', keyRing);
+  gateway = await rig.addProcess('gateway', 'services/gateway/src/main.ts', { ...keyRing, BATON_API_KEYS: API_KEYS });
+  [inboundDlq, supportInbox, events] = await Promise.all([
+    rig.collect(`${rig.topics.inbound}.dlq`),
+    rig.collect(rig.topics.agentInbox(TECHNICAL_SUPPORT)),
+    rig.collect(rig.topics.events),
+  ]);
+
+  const dead = await api('POST', '/v1/handoffs', TOKENS.publisher, seedFor(tasks.dead, 'nobody_we_know_pool'));
+  expect(dead.status).toBe(202);
+  // Customer service escalates a network fault; here only the customer's own words (encrypted) say so.
+  const transfer = {
+    metadata: { sender_id: 'triage_agent', recipient_id: CUSTOMER_SERVICE, task_id: tasks.escalated },
+    context: {
+      workflow_state: 'TRANSFERRED',
+      previous_actions: SEED.context.previous_actions,
+      historical_data_summary: SEED.context.historical_data_summary,
+      user_interaction_history: SEED.context.user_interaction_history,
+    },
+    payload: {
+      handoff_type: 'TASK_TRANSFER',
+      data: {
+        issue_category: 'UNCLASSIFIED',
+        task_summary: 'The customer asks for help with their service.',
+        customer_info: SEED.payload.data.customer_info,
+      },
+    },
+  };
+  expect((await api('POST', '/v1/handoffs', TOKENS.publisher, transfer)).status).toBe(202);
+  await waitFor(() => inboundDlq.records.some((record) => record.key === tasks.dead), {
+    description: 'the seed sent to an unknown agent to be dead-lettered',
+    timeoutMs: 30_000,
+  });
+  await waitFor(() => supportInbox.records.some((record) => record.key === tasks.escalated), {
+    description: 'customer service to escalate the network fault to technical support',
+    timeoutMs: 30_000,
+  });
+});
+
+afterAll(async () => {
+  const codes = await rig?.stop();
+  expect(codes?.gateway).toBe(0);
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('personal data encrypted at rest', () => {
+  it('keeps the name, e-mail and phone out of the inbound topic and the DLQ, as a plain consumer reads them', async () => {
+    const inbound = await plainValues(rig.topics.inbound);
+    // The gateway's two posts, and customer service's escalation (agents hand off through the router).
+    expect(inbound).toHaveLength(3);
+    expectNoClearPersonalData(inbound);
+    expectNoClearPersonalData(await plainValues(`${rig.topics.inbound}.dlq`));
+    expectNoClearPersonalData(await plainValues(rig.topics.agentInbox(TECHNICAL_SUPPORT)));
+    // What the router dead-lettered is the record as it travelled.
+    const [letter] = inboundDlq.records.filter((record) => record.key === tasks.dead);
+    const body = (await rig.codec.decodeUnchecked(letter!.value as Buffer)) as Record<string, any>;
+    expect(isEncryptedValue(body.payload.data.customer_info.name)).toBe(true);
+    expect(body.payload.data.customer_info.user_id).toBe(SEED.payload.data.customer_info.user_id);
+  });
+
+  it('lets the agent holding the key ring act on the clear values, and re-encrypts what it hands on', async () => {
+    const outcomes = await rig.outcomes(events, tasks.escalated);
+    expect(outcomes.map((event) => [event.agent_id, event.outcome, event.target])).toContainEqual([
+      CUSTOMER_SERVICE,
+      'ESCALATED',
+      TECHNICAL_SUPPORT,
+    ]);
+    const [escalation] = await rig.handoffs(supportInbox, tasks.escalated);
+    const travelled = escalation as Record<string, any>;
+    expect(isEncryptedValue(travelled.payload.data.customer_info.name)).toBe(true);
+    expect(isEncryptedValue(travelled.payload.data.technical_details.symptoms)).toBe(true);
+    const clear = decryptPersonalData(escalation, new KeyRingFile(keyRingPath)) as Record<string, any>;
+    expect(clear.payload.data.customer_info).toEqual(SEED.payload.data.customer_info);
+    // The symptoms are the customer's words the agent read in clear.
+    expect(clear.payload.data.technical_details.symptoms).toBe(
+      'The customer asks for help with their service. / My internet keeps dropping every hour.',
+    );
+    expect(clear.context.historical_data_summary).toBe(SEED.context.historical_data_summary);
+  });
+
+  it('prints ciphertext in baton tail, even with the key ring in its environment', async () => {
+    const run = await runBaton(['tail', rig.topics.inbound, '--from-beginning', '--max', '2', '--json'], {
+      env: {
+        KAFKA_BROKERS: inject('kafkaBrokers').join(','),
+        SCHEMA_REGISTRY_URL: inject('schemaRegistryUrl'),
+        BATON_PII_KEYRING_FILE: keyRingPath,
+      },
+    });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expectNoClearPersonalData(lines);
+    expect(lines.join('\n')).toContain('baton:enc:v1:pii-test:');
+  });
+
+  it('shows a dead letter masked to a viewer and in clear to the personal-data role', async () => {
+    const topic = `${rig.topics.inbound}.dlq`;
+    const listed = await api('GET', `/v1/dlq/${topic}/messages?task_id=${tasks.dead}`, TOKENS.viewer);
+    expect(listed.body.total).toBe(1);
+    const path = `/v1/dlq/${topic}/messages/${listed.body.messages[0].id}`;
+
+    const masked = await api('GET', path, TOKENS.viewer);
+    expect(masked.status).toBe(200);
+    expect(masked.body.body.payload.data.customer_info).toEqual({
+      user_id: SEED.payload.data.customer_info.user_id,
+      name: '•••',
+      contact_number: '•••',
+    });
+    expect(masked.body.body.context.historical_data_summary).toBe('•••');
+    expectNoClearPersonalData([JSON.stringify(masked.body)]);
+
+    const clear = await api('GET', path, TOKENS.support);
+    expect(clear.body.body.payload.data.customer_info).toEqual(SEED.payload.data.customer_info);
+    expect(clear.body.body.context.user_interaction_history).toEqual(SEED.context.user_interaction_history);
+    expect(clear.body.body.payload.data.technical_details).toEqual(SEED.payload.data.technical_details);
+    expect(clear.body.error.code).toBe('NO_ROUTE');
+  });
+});
+
+describe.skipIf(tools.skip)('personal data on the gateway page', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    tools.assertAvailable();
+    browser = await chromium.launch({ executablePath: tools.path('chromium'), args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function deadLetterBodyAs(token: string): Promise<string> {
+    const context = await browser.newContext();
+    const page: Page = await context.newPage();
+    await page.goto(`${gateway.address}/ui/`);
+    await page.getByLabel('API token').fill(token);
+    await page.getByTestId('token-save').click();
+    const topicRow = page.locator(`[data-testid="topic-row"][data-topic="${rig.topics.inbound}.dlq"]`);
+    await topicRow.getByTestId('topic-link').click();
+    await page.getByTestId('filter-form').getByLabel('Task id').fill(tasks.dead);
+    await page.getByTestId('filter-apply').click();
+    const rows = page.getByTestId('message-row');
+    await expect
+      .poll(() => rows.evaluateAll((found) => found.map((row) => row.getAttribute('data-task-id'))))
+      .toEqual([tasks.dead]);
+    await rows.locator('td').nth(3).click();
+    await page.getByTestId('detail-body').waitFor();
+    const body = (await page.getByTestId('detail-body').textContent()) ?? '';
+    await context.close();
+    return body;
+  }
+
+  it('masks the personal fields for a viewer without the role, and shows them to one with it', async () => {
+    const masked = await deadLetterBodyAs(TOKENS.viewer);
+    expect(masked).toContain('"name": "•••"');
+    expectNoClearPersonalData([masked]);
+    const clear = await deadLetterBodyAs(TOKENS.support);
+    expect(clear).toContain('"name": "John Doe"');
+    expect(clear).toContain('"contact_number": "+1-555-123-4567"');
+  });
+});
