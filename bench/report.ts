@@ -89,7 +89,8 @@ export function formatReport(result: BenchResult): string[] {
       ['lightLoad.fullPath', 'full path (publish → COMPLETED outcome)'],
     ]),
     '',
-    `Signatures (issue 13), per message in the bench's process: Ed25519 over the RFC 8785 canonical JSON; ` +
+    `Signatures (issue 13) and the personal data stage, per message in the bench's process: Ed25519 over the ` +
+      `RFC 8785 canonical JSON, AES-256-GCM of the personal fields; ` +
       `median of ${signatures.costs.rounds} rounds of ${signatures.costs.roundMs} ms after ` +
       `${signatures.costs.warmupMs} ms of warm-up, each against the codec operation it goes with`,
     ...signatureCostLines(signatures.costs.rows),

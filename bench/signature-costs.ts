@@ -1,12 +1,21 @@
 /**
  * The per-message cost of signatures (issue 13), in the bench's own process: the RFC 8785
  * canonical JSON alone, signing (canonical JSON + Ed25519) and verifying (canonical JSON + Ed25519
- * + the trust store's lookup), against what every message costs already, the codec's Avro encode
- * and decode + JSON Schema check (an AvroCodec with its schema registered, no stages). On the seed
+ * + the trust store's lookup); and of the other wire stage, the personal data stage's seal and
+ * open (@baton/field-encryption: the personal fields encrypted under one data key, and decrypted);
+ * against what every message costs already, the codec's Avro encode and decode + JSON Schema check
+ * (an AvroCodec with its schema registered, no stages). On the seed
  * 000 escalation and on the same message carrying SEED_LARGE_ACTIONS previous actions, since the
  * canonical form and the hash inside Ed25519 grow with the message while the curve's work does not.
  */
 import { createRequire } from 'node:module';
+import {
+  fieldEncryptionStage,
+  fixedKeyRing,
+  generateKeyRingEntry,
+  keyRingFileText,
+  parseKeyRing,
+} from '@baton/field-encryption';
 import { canonicalJson, signMessage, TrustStore, verifySignature } from '@baton/message-signing';
 import type { HandoffMessage } from '@baton/protocol';
 import { AvroCodec, HANDOFF_CODEC_SPEC, type SchemaRegistryClient } from '@baton/wire';
@@ -26,7 +35,7 @@ const require = createRequire(import.meta.url);
 export const SEED_LARGE_ACTIONS = 50;
 
 /**
- * 0.5 s of warm-up and 9 rounds of 0.1 s per operation: about 15 s for the two messages, and on
+ * 0.5 s of warm-up and 9 rounds of 0.1 s per operation: about 20 s for the two messages, and on
  * a quiet core the rounds agree within a few percent.
  */
 const TIMING = { warmupMs: 500, roundMs: 100, rounds: 9 } as const satisfies MicroTimingOptions;
@@ -68,6 +77,11 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
   try {
     const key = keys.issue(SENDER, 'bench-signature-costs');
     const trustStore = new TrustStore({ file: keys.trustStoreFile });
+    // A key ring held in memory: reading its file is a service's start, not a message's cost.
+    const personalData = fieldEncryptionStage(
+      'handoff',
+      fixedKeyRing(parseKeyRing(keyRingFileText([generateKeyRingEntry('bench-personal-data')]), 'bench')),
+    );
     const seed = seedEscalation();
     const messages: [string, HandoffMessage][] = [
       ['seed 000 escalation', seed],
@@ -79,6 +93,7 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
       const bytes = codec.encode(message);
       // What a stage's open hands the verifier: the decoded message as plain fields.
       const received = signed as unknown as Record<string, unknown>;
+      const encrypted = personalData.seal(message) as HandoffMessage;
       const batches: Record<SignatureOperation, (iterations: number) => void | Promise<void>> = {
         canonicalJson: (n) => {
           for (let i = 0; i < n; i += 1) canonicalJson(message);
@@ -88,6 +103,12 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
         },
         verify: (n) => {
           for (let i = 0; i < n; i += 1) verifySignature('handoff', received, trustStore);
+        },
+        personalSeal: (n) => {
+          for (let i = 0; i < n; i += 1) personalData.seal(message);
+        },
+        personalOpen: (n) => {
+          for (let i = 0; i < n; i += 1) personalData.open(encrypted);
         },
         avroEncode: (n) => {
           for (let i = 0; i < n; i += 1) codec.encode(message);
@@ -107,6 +128,7 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
           canonicalJson: Buffer.byteLength(canonicalJson(message)),
           avro: bytes.length,
           avroSigned: codec.encode(signed).length,
+          avroEncrypted: codec.encode(encrypted).length,
         },
         timings,
         ratios: costRatios(timings),

@@ -23,6 +23,8 @@ const timings = {
   canonicalJson: timing(10),
   sign: timing(40),
   verify: timing(80),
+  personalSeal: timing(30),
+  personalOpen: timing(16),
   avroEncode: timing(20),
   avroDecode: timing(160),
 };
@@ -33,6 +35,8 @@ describe('costRatios', () => {
       'canonicalJson/avroEncode': 0.5,
       'sign/avroEncode': 2,
       'verify/avroDecode': 0.5,
+      'personalSeal/avroEncode': 1.5,
+      'personalOpen/avroDecode': 0.1,
     });
   });
 });
@@ -89,20 +93,22 @@ describe('signatureCostLines', () => {
   it('gives the sizes, then each operation with its spread and its ratio to the codec operation it goes with', () => {
     const row: SignatureCostRow = {
       message: 'seed 000 escalation',
-      bytes: { canonicalJson: 1993, avro: 1375, avroSigned: 1475 },
+      bytes: { canonicalJson: 1993, avro: 1375, avroSigned: 1475, avroEncrypted: 1900 },
       timings,
       ratios: costRatios(timings),
     };
     const lines = signatureCostLines([row]);
     expect(lines[0]).toBe(
-      '  seed 000 escalation: canonical JSON 1993 B; Avro record 1375 B unsigned, 1475 B signed (+100 B)',
+      '  seed 000 escalation: canonical JSON 1993 B; Avro record 1375 B unsigned, 1475 B signed (+100 B), ' +
+        '1900 B with its personal fields encrypted',
     );
     expect(lines[2]).toMatch(
       /^ {4}sign \(canonical JSON \+ Ed25519\) +40\.0 µs {2}\(rounds 36\.0–48\.0\) {2}2\.00x of avroEncode$/,
     );
     expect(lines[3]).toMatch(/verify .* 80\.0 µs .* 0\.50x of avroDecode$/);
-    expect(lines[5]).toMatch(/^ {4}baseline: Avro decode \+ validate +160\.0 µs {2}\(rounds 144\.0–192\.0\)$/);
-    expect(lines).toHaveLength(6);
+    expect(lines[4]).toMatch(/^ {4}personal data stage: seal .* 30\.0 µs .* 1\.50x of avroEncode$/);
+    expect(lines[7]).toMatch(/^ {4}baseline: Avro decode \+ validate +160\.0 µs {2}\(rounds 144\.0–192\.0\)$/);
+    expect(lines).toHaveLength(8);
   });
 });
 

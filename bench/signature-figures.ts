@@ -6,23 +6,38 @@
 import type { MicroTiming } from './micro-timing.js';
 import { latencyLine, type LatencySummary } from './stats.js';
 
-/** The operations timed per message: the three of signatures and, as their baseline, the codec's two. */
-export const SIGNATURE_OPERATIONS = ['canonicalJson', 'sign', 'verify', 'avroEncode', 'avroDecode'] as const;
+/**
+ * The operations timed per message: the three of signatures, the personal data stage's two (the
+ * other stage a message may go through), and, as their baseline, the codec's two.
+ */
+export const SIGNATURE_OPERATIONS = [
+  'canonicalJson',
+  'sign',
+  'verify',
+  'personalSeal',
+  'personalOpen',
+  'avroEncode',
+  'avroDecode',
+] as const;
 export type SignatureOperation = (typeof SIGNATURE_OPERATIONS)[number];
 
 export const SIGNATURE_OPERATION_LABELS: Readonly<Record<SignatureOperation, string>> = {
   canonicalJson: 'canonical JSON (RFC 8785) alone',
   sign: 'sign (canonical JSON + Ed25519)',
   verify: 'verify (canonical JSON + Ed25519 + trust store)',
+  personalSeal: 'personal data stage: seal (encrypt the fields)',
+  personalOpen: 'personal data stage: open (decrypt them)',
   avroEncode: 'baseline: Avro encode (codec, no stages)',
   avroDecode: 'baseline: Avro decode + validate',
 };
 
-/** Each signature operation against the codec operation it travels with: signing with encoding, verifying with decoding. */
+/** Each stage's operation against the codec operation it travels with: sealing with encoding, opening with decoding. */
 export const SIGNATURE_BASELINES: Readonly<Partial<Record<SignatureOperation, SignatureOperation>>> = {
   canonicalJson: 'avroEncode',
   sign: 'avroEncode',
   verify: 'avroDecode',
+  personalSeal: 'avroEncode',
+  personalOpen: 'avroDecode',
 };
 
 export interface SignatureCostRow {
@@ -31,9 +46,10 @@ export interface SignatureCostRow {
   bytes: {
     /** The RFC 8785 form of the unsigned message: what the signature covers. */
     canonicalJson: number;
-    /** The record value, Confluent wire format, unsigned and signed. */
+    /** The record value, Confluent wire format: as it is, signed, and with its personal fields encrypted. */
     avro: number;
     avroSigned: number;
+    avroEncrypted: number;
   };
   timings: Record<SignatureOperation, MicroTiming>;
   /** `<operation>/<baseline>` of the medians, per SIGNATURE_BASELINES. */
@@ -121,7 +137,8 @@ const times = (value: number | null | undefined) =>
 export function signatureCostLines(rows: readonly SignatureCostRow[]): string[] {
   return rows.flatMap((row) => [
     `  ${row.message}: canonical JSON ${row.bytes.canonicalJson} B; Avro record ${row.bytes.avro} B unsigned, ` +
-      `${row.bytes.avroSigned} B signed (+${row.bytes.avroSigned - row.bytes.avro} B)`,
+      `${row.bytes.avroSigned} B signed (+${row.bytes.avroSigned - row.bytes.avro} B), ` +
+      `${row.bytes.avroEncrypted} B with its personal fields encrypted`,
     ...SIGNATURE_OPERATIONS.map((operation) => {
       const { medianUs, minUs, maxUs } = row.timings[operation];
       const baseline = SIGNATURE_BASELINES[operation];
