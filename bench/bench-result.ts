@@ -1,6 +1,7 @@
 import type { NegotiationBenchResult } from './negotiation-bench.js';
 import type { SlowHandlerResult } from './slow-handler-bench.js';
 import type { PacingReport } from './pacing.js';
+import type { SignatureCosts, SignedPathResult } from './signature-figures.js';
 import type { LatencySummary } from './stats.js';
 import type { TargetCheck } from './targets.js';
 
@@ -35,6 +36,8 @@ export interface BenchResult {
   slowHandler: Omit<SlowHandlerResult, 'summary'>;
   lightLoad: { ratePerS: number; seconds: number; pacing: PacingReport };
   idle: IdleRow;
+  /** Issue 13: per message in the bench's process, and on the full path off against required. */
+  signatures: { costs: SignatureCosts; fullPath: SignedPathResult };
   peakRssMiB: Record<string, number>;
   ratios: Record<string, number | null>;
   targets: TargetCheck[];

@@ -1,6 +1,7 @@
 /** The readable report printed before the final JSON line: every row, the ratios, and each target met or missed. */
 import type { BenchResult } from './bench-result.js';
 import { RELAY_LABELS, RELAY_MODES } from './relay-modes.js';
+import { signatureCostLines, signedPathLines } from './signature-figures.js';
 import { latencyLine, type LatencySummary } from './stats.js';
 import type { TargetCheck } from './targets.js';
 
@@ -35,7 +36,7 @@ export function isNoisy(loadAverage: number, cpus: number): boolean {
 }
 
 export function formatReport(result: BenchResult): string[] {
-  const { rows, machine, config, negotiation, slowHandler, lightLoad, idle } = result;
+  const { rows, machine, config, negotiation, slowHandler, lightLoad, idle, signatures } = result;
   const noisy = isNoisy(machine.loadAverageBefore, machine.cpus)
     ? ' (other work shares this machine: figures are noisy)'
     : '';
@@ -87,6 +88,16 @@ export function formatReport(result: BenchResult): string[] {
       ['lightLoad.agentHop', 'agent hop (inbox → COMPLETED outcome)'],
       ['lightLoad.fullPath', 'full path (publish → COMPLETED outcome)'],
     ]),
+    '',
+    `Signatures (issue 13) and the personal data stage, per message in the bench's process: Ed25519 over the ` +
+      `RFC 8785 canonical JSON, AES-256-GCM of the personal fields; ` +
+      `median of ${signatures.costs.rounds} rounds of ${signatures.costs.roundMs} ms after ` +
+      `${signatures.costs.warmupMs} ms of warm-up, each against the codec operation it goes with`,
+    ...signatureCostLines(signatures.costs.rows),
+    `Signatures on the full path: ${signatures.fullPath.handoffs} handoffs (${config.tasks} tasks) per pass, each pass ` +
+      `through a fresh router and bench agent warmed up with ${signatures.fullPath.warmup}; off, then required with every process signing`,
+    header,
+    ...signedPathLines(signatures.fullPath),
     '',
     'skipped' in idle
       ? `Idle CPU: not measured (${idle.skipped})`

@@ -1,13 +1,18 @@
 /**
  * `npm run bench [N] [M]`: the whole story in one run on one broker (issue 10, item 5).
  *
- * 1. Throughput: N handoffs through Baton (router hop, full path), then the same bytes through
+ * 1. Signature costs per message (issue 13), in this process, before anything else runs: canonical
+ *    JSON, signing and verifying against the codec's Avro encode and decode (signature-costs.ts).
+ * 2. Throughput: N handoffs through Baton (router hop, full path), then the same bytes through
  *    three kafkajs relays (per record, per batch, transaction per batch), one and two hops each.
- * 2. Light load: 20 handoffs a second for 30 s through the full path, latency per hop.
- * 3. Negotiated handoffs: M (default N/10, at least 100), with the tracker (negotiation-bench.ts).
- * 4. Slow handler: one agent whose handler waits 2 s, against its ideal.
- * 5. Peak RSS of every process the bench ran, then everything is stopped.
- * 6. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
+ * 3. Light load: 20 handoffs a second for 30 s through the full path, latency per hop.
+ * 4. Negotiated handoffs: M (default N/10, at least 100), with the tracker (negotiation-bench.ts).
+ * 5. Slow handler: one agent whose handler waits 2 s, against its ideal.
+ * 6. Signatures on the full path (issue 13): N handoffs through a fresh router and agent with
+ *    signatures off, then N through a fresh pair requiring and signing them; throughput and CPU
+ *    per handoff of each (signature-full-path.ts).
+ * 7. Peak RSS of every process the bench ran, then everything is stopped.
+ * 8. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
  *
  * Progress goes to stderr; stdout gets the readable report, then one JSON line with every row
  * (`event: bench.result`, see bench-result.ts). Every wait has a deadline: a bench that cannot
@@ -16,8 +21,6 @@
 import { cpus, loadavg } from 'node:os';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
-import { buildHandoff } from '@baton/protocol';
-import { handoffRecord } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { ArrivalObserver } from './arrival-observer.js';
 import { benchArgs } from './bench-args.js';
@@ -28,9 +31,11 @@ import { benchLightLoad } from './light-load-bench.js';
 import { NEGOTIATED_TASK_PREFIX, benchNegotiations } from './negotiation-bench.js';
 import { RELAY_MODES } from './relay-modes.js';
 import { formatReport } from './report.js';
+import { measureSignatureCosts } from './signature-costs.js';
+import { benchSignedPath } from './signature-full-path.js';
 import { benchSlowHandler } from './slow-handler-bench.js';
 import { benchRatios, checkTargets } from './targets.js';
-import { benchThroughput, relayTopics } from './throughput-bench.js';
+import { benchThroughput, relayTopics, statusUpdateRecords } from './throughput-bench.js';
 // ---- the idle row: idle-cpu.ts is its own module (its own author); only this import and measureIdle use it.
 import { measureIdleCpu } from './idle-cpu.js';
 
@@ -72,6 +77,11 @@ const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityF
 const producer = new RecordProducer(kafka);
 let observer: ArrivalObserver | undefined;
 try {
+  const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
+  // First, while only the broker runs: these figures are of this process alone.
+  progress('signature costs per message: canonical JSON, sign and verify against Avro encode and decode');
+  const signatureCosts = await measureSignatureCosts({ registry, progress });
+
   const relays = RELAY_MODES.map((mode) => relayTopics(topics.prefix, mode));
   await createTopics(
     kafka,
@@ -80,10 +90,9 @@ try {
       .map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
   );
   progress(`starting the router and ${AGENT}, each its own process, on topics ${topics.prefix}.*`);
-  await processes.start('router', 'services/router/src/main.ts');
-  await processes.start(AGENT, 'bench/bench-agent.ts');
+  const router = await processes.start('router', 'services/router/src/main.ts');
+  const agent = await processes.start(AGENT, 'bench/bench-agent.ts');
 
-  const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
   const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
   observer = new ArrivalObserver({
     brokers,
@@ -96,16 +105,7 @@ try {
   await producer.connect();
 
   progress(`encoding ${args.messages} handoffs over ${TASKS} tasks`);
-  const records = Array.from({ length: args.messages }, (_, i) =>
-    handoffRecord(
-      codec,
-      topics.inbound,
-      buildHandoff({
-        metadata: { sender_id: 'bench', recipient_id: AGENT, task_id: `bench-task-${i % TASKS}` },
-        payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: `step ${i}` } },
-      }),
-    ),
-  );
+  const records = statusUpdateRecords(codec, topics.inbound, AGENT, args.messages, TASKS, 'bench-task');
   const throughput = await benchThroughput({
     records,
     topics,
@@ -135,6 +135,19 @@ try {
     progress,
   });
   const { summary: slowSummary, ...slowFacts } = slow;
+  progress('stopping the router and bench_agent: fresh pairs with and without signatures take their groups over');
+  await Promise.all([processes.stop(agent), processes.stop(router)]);
+  const signedPath = await benchSignedPath({
+    count: args.messages,
+    tasks: TASKS,
+    registry,
+    topics,
+    agentId: AGENT,
+    producer,
+    observer,
+    processes,
+    progress,
+  });
 
   const peakRssMiB = await processes.peakRssMiB();
   const batonServices = Object.keys(peakRssMiB).filter((name) => !name.startsWith('relay_'));
@@ -173,6 +186,7 @@ try {
     slowHandler: slowFacts,
     lightLoad: { ratePerS: lightLoad.ratePerS, seconds: lightLoad.seconds, pacing: lightLoad.pacing },
     idle,
+    signatures: { costs: signatureCosts, fullPath: signedPath },
     peakRssMiB,
     ratios: benchRatios(targetInputs),
     targets: checkTargets(targetInputs),

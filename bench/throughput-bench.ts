@@ -4,12 +4,42 @@
  * outcome), then through each kafkajs relay (relay-modes.ts) over one hop and two hops.
  */
 import type { OutputRecord, RecordProducer, TopicNames } from '@baton/kafka';
+import { buildHandoff } from '@baton/protocol';
+import { handoffRecord } from '@baton/runtime';
+import type { HandoffCodec } from '@baton/wire';
 import type { ArrivalObserver } from './arrival-observer.js';
 import type { BenchProcesses } from './bench-processes.js';
 import { waitForCount } from './deadline.js';
 import { publishAll } from './publish.js';
 import { RELAY_MODES, type RelayMode } from './relay-modes.js';
 import { pairedSummary, type LatencySummary } from './stats.js';
+
+/** The sender_id of the handoffs the bench publishes. */
+export const BENCH_SENDER = 'bench';
+
+/**
+ * `count` STATUS_UPDATE handoffs to the agent, over `tasks` tasks (`<taskPrefix>-<n>`), encoded with
+ * `codec` as records of `topic`: what the throughput rows carry, each completed by the bench agent.
+ */
+export function statusUpdateRecords(
+  codec: HandoffCodec,
+  topic: string,
+  agentId: string,
+  count: number,
+  tasks: number,
+  taskPrefix: string,
+): OutputRecord[] {
+  return Array.from({ length: count }, (_, i) =>
+    handoffRecord(
+      codec,
+      topic,
+      buildHandoff({
+        metadata: { sender_id: BENCH_SENDER, recipient_id: agentId, task_id: `${taskPrefix}-${i % tasks}` },
+        payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: `step ${i}` } },
+      }),
+    ),
+  );
+}
 
 /** The three topics of a two-hop relay chain: in → mid → out. */
 export interface RelayTopics {
