@@ -22,6 +22,31 @@ export function pointerTo(pointer: string, key: string | number): string {
  * enumerable fields only, so a decoder's record prototype is left behind as parsedCopy does.
  */
 
+/** `items` with `map` applied to each item; the same array when no item changed. */
+function mapItems(items: readonly unknown[], pointer: string, map: Visit): unknown[] {
+  let copy: unknown[] | undefined;
+  items.forEach((item: unknown, at) => {
+    const next = map(item, pointerTo(pointer, at));
+    if (next !== item) (copy ??= [...items])[at] = next;
+  });
+  return copy ?? (items as unknown[]);
+}
+
+/** `record` with `map` applied to each field; the same record when no field changed. */
+function mapFields(
+  record: Record<string, unknown>,
+  pointer: string,
+  map: (field: unknown, pointer: string, key: string) => unknown,
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    const next = map(field, pointerTo(pointer, key), key);
+    if (next !== field) (copy ??= { ...record })[key] = next;
+  }
+  return copy ?? record;
+}
+
 /** `value` with `visit` applied to what `path` reaches from it (absent fields are not visited). */
 export function mapAtPath(
   value: unknown,
@@ -33,13 +58,9 @@ export function mapAtPath(
   if (index === path.length) return visit(value, pointer);
   const segment = path[index]!;
   if (segment === EVERY_ITEM) {
-    if (!Array.isArray(value)) return value;
-    let copy: unknown[] | undefined;
-    value.forEach((item: unknown, at) => {
-      const next = mapAtPath(item, path, visit, pointerTo(pointer, at), index + 1);
-      if (next !== item) (copy ??= [...value])[at] = next;
-    });
-    return copy ?? value;
+    return Array.isArray(value)
+      ? mapItems(value, pointer, (item, at) => mapAtPath(item, path, visit, at, index + 1))
+      : value;
   }
   if (!isRecord(value) || !Object.hasOwn(value, segment)) return value;
   const field = value[segment];
@@ -57,22 +78,12 @@ export function mapFieldsWhere(
 ): unknown {
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    value.forEach((item: unknown, at) => {
-      const next = mapFieldsWhere(item, pick, visit, pointerTo(pointer, at), depth + 1);
-      if (next !== item) (copy ??= [...value])[at] = next;
-    });
-    return copy ?? value;
+    return mapItems(value, pointer, (item, at) => mapFieldsWhere(item, pick, visit, at, depth + 1));
   }
   if (!isRecord(value)) return value;
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const field = value[key];
-    const at = pointerTo(pointer, key);
-    const next = pick(key, field) ? visit(field, at) : mapFieldsWhere(field, pick, visit, at, depth + 1);
-    if (next !== field) (copy ??= { ...value })[key] = next;
-  }
-  return copy ?? value;
+  return mapFields(value, pointer, (field, at, key) =>
+    pick(key, field) ? visit(field, at) : mapFieldsWhere(field, pick, visit, at, depth + 1),
+  );
 }
 
 /** `value` with `visit` applied to every string (at any depth) for which `pick` says yes. */
@@ -85,20 +96,7 @@ export function mapStringsWhere(
 ): unknown {
   if (typeof value === 'string') return pick(value) ? visit(value, pointer) : value;
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    value.forEach((item: unknown, at) => {
-      const next = mapStringsWhere(item, pick, visit, pointerTo(pointer, at), depth + 1);
-      if (next !== item) (copy ??= [...value])[at] = next;
-    });
-    return copy ?? value;
-  }
-  if (!isRecord(value)) return value;
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const field = value[key];
-    const next = mapStringsWhere(field, pick, visit, pointerTo(pointer, key), depth + 1);
-    if (next !== field) (copy ??= { ...value })[key] = next;
-  }
-  return copy ?? value;
+  const walk = (child: unknown, at: string) => mapStringsWhere(child, pick, visit, at, depth + 1);
+  if (Array.isArray(value)) return mapItems(value, pointer, walk);
+  return isRecord(value) ? mapFields(value, pointer, walk) : value;
 }
