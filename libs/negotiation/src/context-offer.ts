@@ -72,9 +72,9 @@ export function chooseContextTransfer(
 
 /**
  * The TaskContextTransfer payload offering `contextData`: the context itself, or a reference to it
- * once stored (sealed by `stage`) under the task's key. The put happens before the transaction that stages the
- * reference (a claim check): a put whose transaction then aborts leaves chunks nothing names,
- * which retention removes.
+ * once stored (sealed by `stage`) under the task's key. The put happens before the transaction
+ * that stages the reference (a claim check): a put whose transaction then aborts leaves chunks
+ * nothing names, which retention removes.
  */
 export async function contextTransferPayload(
   contextData: TaskContextData,
