@@ -10,7 +10,14 @@ import { ContextStore, TransactionalSender, createKafka, kafkaSecurityFromEnv, t
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import { DEFAULT_INLINE_MAX_BYTES, controlTopicCreator, openNegotiation, openingRecords } from '@baton/negotiation';
 import { signingSettingsFromEnv } from '@baton/message-signing';
-import { HandoffPublisher, createLogger, integerSetting, messageStages } from '@baton/runtime';
+import {
+  HandoffPublisher,
+  createLogger,
+  integerSetting,
+  messageStages,
+  personalDataContextStage,
+  personalDataKeyRing,
+} from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, registryOptionsFromEnv, serviceCodecs } from '@baton/wire';
 import { kafkaEnvOf, loadConnection } from './lib/local-connection.js';
 
@@ -20,14 +27,13 @@ const topics = topicNames(connection.topicPrefix);
 const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
 // What npm start gave the local tools: the samples sign and encrypt as a service does; they verify nothing.
 const messageEnv = { ...connection.messageEnv, ...process.env };
-const stages = messageStages(
-  {
-    signing: signingSettingsFromEnv({ ...messageEnv, BATON_SIGNATURES: 'off' }),
-    personalDataKeyRingFile: messageEnv.BATON_PII_KEYRING_FILE,
-  },
-  createLogger('samples'),
-  undefined,
-);
+const messageConfig = {
+  signing: signingSettingsFromEnv({ ...messageEnv, BATON_SIGNATURES: 'off' }),
+  personalDataKeyRingFile: messageEnv.BATON_PII_KEYRING_FILE,
+};
+const logger = createLogger('samples');
+const keyRing = personalDataKeyRing(messageConfig, logger);
+const stages = messageStages(messageConfig, logger, undefined, keyRing);
 const { codec } = serviceCodecs(registry, stages);
 const eventsCodec = EventsCodec.unregistered(registry, stages);
 await Promise.all([codec.register(), eventsCodec.register()]);
@@ -127,6 +133,7 @@ const opening = await openNegotiation(
   },
   {
     contexts,
+    contextStage: personalDataContextStage(keyRing),
     inlineMaxBytes: DEFAULT_INLINE_MAX_BYTES,
     // Made by the agent when it started; created here only for a Baton started without it.
     ensureControlTopic: controlTopicCreator({

@@ -61,9 +61,10 @@ export class AgentNegotiation {
   /** What the agent's actions need for requestHandoff, besides the service's codecs and topics. */
   senderContext(
     context: HandoffServiceContext,
-  ): Pick<AgentActionsContext, 'contexts' | 'inlineMaxBytes' | 'ensureControlTopic'> {
+  ): Pick<AgentActionsContext, 'contexts' | 'contextStage' | 'inlineMaxBytes' | 'ensureControlTopic'> {
     return {
       contexts: this.storeOf(context),
+      contextStage: context.contextStage,
       inlineMaxBytes: this.config.inlineMaxBytes,
       ensureControlTopic: (agentId) => this.ensureControlTopic(context, agentId),
     };
@@ -71,7 +72,7 @@ export class AgentNegotiation {
 
   /** Reads an inbox record that names a stored context rather than holding the handoff: a claim check. */
   resolveInbox(context: HandoffServiceContext): (record: ConsumedRecord) => Promise<Handoff | undefined> {
-    return (record) => resolveClaimCheck(record, this.storeOf(context));
+    return (record) => resolveClaimCheck(record, this.storeOf(context), context.contextStage);
   }
 
   /**
@@ -126,6 +127,7 @@ export class AgentNegotiation {
           return liveAgentCards(this.view, this.now());
         },
         contexts: this.storeOf(context),
+        contextStage: context.contextStage,
         now: this.now,
       }),
       observer: context.consumerObserver,

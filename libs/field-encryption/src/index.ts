@@ -7,4 +7,4 @@ export { collectMarkedPaths, type MarkedPaths, type FieldPath } from './marked-p
 export { EVERY_ITEM } from './json-walk.js';
 export { fieldEncryptionStage, decryptPersonalData } from './field-encryption-stage.js';
 export { PersonalDataView, MASKED } from './personal-data-view.js';
-export { personalDataStages } from './personal-data-stages.js';
+export { personalDataStages, storedContextStage } from './personal-data-stages.js';

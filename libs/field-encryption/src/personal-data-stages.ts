@@ -1,4 +1,4 @@
-import type { WireStages } from '@baton/wire';
+import type { WireStage, WireStages } from '@baton/wire';
 import { fieldEncryptionStage } from './field-encryption-stage.js';
 import type { KeyRingSource } from './key-ring.js';
 import { PersonalFields } from './personal-fields.js';
@@ -14,4 +14,13 @@ export function personalDataStages(keyRing: KeyRingSource, fields = new Personal
     lifecycle: [fieldEncryptionStage('lifecycle', keyRing, fields)],
     staged: [fieldEncryptionStage('staged', keyRing, fields)],
   };
+}
+
+/**
+ * The encryption stage of a negotiated handoff's context stored by reference, for the store's
+ * writer and reader (@baton/negotiation): the stored bytes hold ciphertext, in the codecs' format,
+ * and the context_ref's sha256 and size describe them as stored.
+ */
+export function storedContextStage(keyRing: KeyRingSource, fields = new PersonalFields()): WireStage {
+  return fieldEncryptionStage('context', keyRing, fields);
 }

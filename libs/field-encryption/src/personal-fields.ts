@@ -1,8 +1,11 @@
 import { isRecord, mapAtPath, mapFieldsWhere, pointerTo, type Visit } from './json-walk.js';
 import { collectMarkedPaths, type FieldPath, type MarkedPaths } from './marked-paths.js';
 
-/** The kinds of record that carry personal data: handoffs, lifecycle messages, staged contexts. */
-export type PersonalMessageKind = 'handoff' | 'lifecycle' | 'staged';
+/**
+ * The kinds of record that carry personal data: handoffs, lifecycle messages, staged contexts, and
+ * a negotiated handoff's context stored by reference (the context_data alone, see @baton/negotiation).
+ */
+export type PersonalMessageKind = 'handoff' | 'lifecycle' | 'staged' | 'context';
 
 /** The customer_info member that stays clear: it identifies the customer to systems without naming them. */
 const CLEAR_CUSTOMER_FIELD = 'user_id';
@@ -14,7 +17,11 @@ const CLEAR_CUSTOMER_FIELD = 'user_id';
 const CARRIED_HANDOFF: Record<Exclude<PersonalMessageKind, 'handoff'>, readonly string[]> = {
   lifecycle: ['payload', 'context_data', 'handoff'],
   staged: ['context', 'context_data', 'handoff'],
+  context: ['handoff'],
 };
+
+/** Where a TaskContextTransfer's payload holds the context a stored one is. */
+const CONTEXT_DATA = 'context_data';
 
 function under(prefix: FieldPath, paths: readonly FieldPath[] | undefined): FieldPath[] {
   return (paths ?? []).map((path) => [...prefix, ...path]);
@@ -61,6 +68,11 @@ export class PersonalFields {
       }
       case 'staged':
         return under(['context'], this.marked.lifecyclePayload.TaskContextTransfer);
+      case 'context':
+        // The fields the transfer's schema marks under context_data, from the stored context's root.
+        return (this.marked.lifecyclePayload.TaskContextTransfer ?? [])
+          .filter(([first]) => first === CONTEXT_DATA)
+          .map(([, ...path]) => path);
     }
   }
 }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff, type HandoffMessage } from '@baton/protocol';
 import { chooseContextTransfer, contextTransferPayload, handoffContextData } from './context-offer.js';
 import { memoryContextStore } from './memory-context-store.test-helper.js';
+import { wrappingStage } from './wrapping-stage.test-helper.js';
 
 const require = createRequire(import.meta.url);
 const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
@@ -32,6 +34,14 @@ describe('chooseContextTransfer', () => {
     expect(chooseContextTransfer(context, bytes - 1)).toEqual({
       mode: 'by-reference',
       bytes: Buffer.from(JSON.stringify(context)),
+    });
+  });
+
+  it('stores a larger one as its stage seals it', () => {
+    const stage = wrappingStage();
+    expect(chooseContextTransfer(context, bytes - 1, stage)).toEqual({
+      mode: 'by-reference',
+      bytes: Buffer.from(JSON.stringify(stage.seal(context))),
     });
   });
 
@@ -65,5 +75,23 @@ describe('contextTransferPayload', () => {
         content_type: 'application/json',
       },
     });
+  });
+
+  it('stores a large one as the stage seals it, the reference describing the bytes as stored; a small one is left to the codecs', async () => {
+    const store = memoryContextStore();
+    const stage = wrappingStage();
+    const data = handoffContextData(handoff, 'x');
+    const payload = await contextTransferPayload(data, { taskId: TASK, inlineMaxBytes: 100, store, stage });
+    const stored = Buffer.from(JSON.stringify(stage.seal(data)));
+    expect(store.puts).toEqual([{ key: TASK, contentType: 'application/json', bytes: stored }]);
+    expect(stored.toString()).not.toContain('John Doe');
+    expect(payload.context_ref).toMatchObject({
+      sha256: createHash('sha256').update(stored).digest('hex'),
+      size_bytes: stored.length,
+    });
+    expect(await contextTransferPayload(data, { taskId: TASK, inlineMaxBytes: 1_000_000, store, stage })).toEqual({
+      context_data: data,
+    });
+    expect(store.puts).toHaveLength(1);
   });
 });

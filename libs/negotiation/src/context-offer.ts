@@ -1,5 +1,6 @@
 import type { StoredContextRef } from '@baton/kafka';
 import type { HandoffMessage, Immutable, TaskContextData, TaskContextTransferPayload } from '@baton/protocol';
+import type { WireStage } from '@baton/wire';
 
 /** context_data.schema_version of a context that carries a handoff message for the receiver to take over. */
 export const HANDOFF_CONTEXT_SCHEMA_VERSION = 'baton.handoff.v1';
@@ -38,32 +39,48 @@ export function handoffContextData(
   };
 }
 
+/**
+ * The bytes a context is stored as: its JSON, sealed first by `stage` when there is one (with the
+ * key ring, @baton/field-encryption's storedContextStage encrypts its personal fields, as the codecs
+ * do to a context that travels in the message). A context_ref's sha256 and size describe these bytes.
+ */
+export function storedContextBytes(contextData: unknown, stage: WireStage | undefined): Buffer {
+  return Buffer.from(JSON.stringify(stage === undefined ? contextData : stage.seal(contextData)));
+}
+
 /** How a context travels: in the message, or (over the inline limit) stored and named by reference. */
 export type ContextTransferChoice =
   { mode: 'by-value'; context_data: TaskContextData } | { mode: 'by-reference'; bytes: Buffer };
 
 /**
  * By value when the context's JSON is at most `inlineMaxBytes` long, else by reference with the
- * bytes to store: the protocol's advice for large contexts, and what keeps a record under the
- * broker's size limit.
+ * bytes to store, sealed by `stage` (see storedContextBytes): the protocol's advice for large
+ * contexts, and what keeps a record under the broker's size limit.
  */
-export function chooseContextTransfer(contextData: TaskContextData, inlineMaxBytes: number): ContextTransferChoice {
+export function chooseContextTransfer(
+  contextData: TaskContextData,
+  inlineMaxBytes: number,
+  stage?: WireStage,
+): ContextTransferChoice {
   const json = JSON.stringify(contextData);
   if (Buffer.byteLength(json) <= inlineMaxBytes) return { mode: 'by-value', context_data: contextData };
-  return { mode: 'by-reference', bytes: Buffer.from(json) };
+  return {
+    mode: 'by-reference',
+    bytes: stage === undefined ? Buffer.from(json) : storedContextBytes(contextData, stage),
+  };
 }
 
 /**
  * The TaskContextTransfer payload offering `contextData`: the context itself, or a reference to it
- * once stored under the task's key. The put happens before the transaction that stages the
- * reference (a claim check): a put whose transaction then aborts leaves chunks nothing names,
- * which retention removes.
+ * once stored (sealed by `stage`) under the task's key. The put happens before the transaction
+ * that stages the reference (a claim check): a put whose transaction then aborts leaves chunks
+ * nothing names, which retention removes.
  */
 export async function contextTransferPayload(
   contextData: TaskContextData,
-  options: { taskId: string; inlineMaxBytes: number; store: ContextSink },
+  options: { taskId: string; inlineMaxBytes: number; store: ContextSink; stage?: WireStage },
 ): Promise<TaskContextTransferPayload> {
-  const choice = chooseContextTransfer(contextData, options.inlineMaxBytes);
+  const choice = chooseContextTransfer(contextData, options.inlineMaxBytes, options.stage);
   if (choice.mode === 'by-value') return { context_data: choice.context_data };
   const ref = await options.store.put(choice.bytes, { key: options.taskId, contentType: CONTEXT_CONTENT_TYPE });
   return { context_ref: { ...ref } };

@@ -5,6 +5,7 @@ import { parseHandoff, type HandoffMessage } from '@baton/protocol';
 import { contextTransferPayload, handoffContextData } from './context-offer.js';
 import { handoffOfContext } from './context-takeover.js';
 import { memoryContextStore } from './memory-context-store.test-helper.js';
+import { wrappingStage } from './wrapping-stage.test-helper.js';
 
 const require = createRequire(import.meta.url);
 const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
@@ -31,6 +32,33 @@ describe('handoffOfContext', () => {
       store,
     });
     expect(await handoffOfContext(payload, TASK, store)).toEqual(handoff);
+  });
+
+  it('opens a context fetched by reference with the stage its writer sealed it with; one by value the codec opened', async () => {
+    const store = memoryContextStore();
+    const stage = wrappingStage();
+    const payload = await contextTransferPayload(handoffContextData(handoff, 'x'), {
+      taskId: TASK,
+      inlineMaxBytes: 0,
+      store,
+      stage,
+    });
+    expect(await handoffOfContext(payload, TASK, store, stage)).toEqual(handoff);
+    expect(await handoffOfContext({ context_data: handoffContextData(handoff, 'x') }, TASK, store, stage)).toEqual(
+      handoff,
+    );
+  });
+
+  it('refuses a stored context its stage cannot open with the stage’s code, which is not retried', async () => {
+    const store = memoryContextStore();
+    const payload = await contextTransferPayload(handoffContextData(handoff, 'x'), {
+      taskId: TASK,
+      inlineMaxBytes: 0,
+      store,
+    });
+    const error = await rejection(handoffOfContext(payload, TASK, store, wrappingStage()));
+    expect(hasErrorCode(error, 'PERSONAL_DATA_UNREADABLE')).toBe(true);
+    expect((error as BatonError).retriable).toBe(false);
   });
 
   it('passes the store’s failures on with their codes', async () => {

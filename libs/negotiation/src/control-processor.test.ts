@@ -22,6 +22,7 @@ import { controlProcessor, type ControlProcessorOptions } from './control-proces
 import type { CapabilityCard } from './decide-on-request.js';
 import { CLAIM_CHECK_HEADER, resolveClaimCheck } from './inbox-claim-check.js';
 import { lifecycleRecord } from './lifecycle-record.js';
+import { wrappingStage } from './wrapping-stage.test-helper.js';
 
 /** A reference to `bytes` as if stored in partition 0 of the contexts topic. */
 const storedRef = (bytes: Buffer) => ({
@@ -256,6 +257,42 @@ describe('the control topic processor: contexts', () => {
     const outputs = await run(processorWith({ contexts }), transfer({ context_data: handoffContextData(large, 'x') }));
     expect(puts).toEqual([Buffer.from(JSON.stringify(handoffContextData(large, 'x')))]);
     expect(JSON.parse(outputs[1]?.value.toString() ?? '')).toMatchObject({ uri: 'kafka://t.contexts/1/9' });
+    // Validating and encoding a 1.1 MB handoff takes seconds of CPU on a busy 2-core machine.
+  }, 30_000);
+
+  it('opens a sealed context fetched by reference with its stage, and answers one it cannot open PERSONAL_DATA_UNREADABLE', async () => {
+    const contextStage = wrappingStage();
+    const sealed = Buffer.from(JSON.stringify(contextStage.seal(handoffContextData(handoff, 'x'))));
+    const { contexts } = store(async () => sealed);
+    const outputs = await run(processorWith({ contexts, contextStage }), transfer({ context_ref: storedRef(sealed) }));
+    expect(await codecs.codec.decode(outputs[1]?.value as Buffer)).toEqual(handoff);
+    const clear = Buffer.from(JSON.stringify(handoffContextData(handoff, 'x')));
+    const unreadable = await run(
+      processorWith({ contexts: store(async () => clear).contexts, contextStage }),
+      transfer({ context_ref: storedRef(clear) }),
+    );
+    expect(await decodeLifecycle(unreadable)).toMatchObject([
+      { message_type: 'HandoffComplete', payload: { handoff_status: 'FAILURE' } },
+      { message_type: 'ErrorNotification', payload: { error_code: 'PERSONAL_DATA_UNREADABLE' } },
+    ]);
+  });
+
+  it('seals a handoff too large for a record that came by value before storing it, and resolves its claim check', async () => {
+    const large = parseHandoff({
+      ...handoff,
+      payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS', details: 'x'.repeat(1_100_000) } },
+    });
+    const contextStage = wrappingStage();
+    // The claim check is resolved from what the processor stored.
+    const { contexts, puts } = store(async () => puts[0] as Buffer);
+    const outputs = await run(
+      processorWith({ contexts, contextStage }),
+      transfer({ context_data: handoffContextData(large, 'x') }),
+    );
+    expect(puts).toEqual([Buffer.from(JSON.stringify(contextStage.seal(handoffContextData(large, 'x'))))]);
+    const inbox = outputs[1] as OutputRecord;
+    const consumedInbox = { ...inbox, partition: 0, offset: '0', headers: inbox.headers ?? {}, timestamp: '0' };
+    expect(await resolveClaimCheck(consumedInbox, contexts, contextStage)).toEqual(large);
     // Validating and encoding a 1.1 MB handoff takes seconds of CPU on a busy 2-core machine.
   }, 30_000);
 

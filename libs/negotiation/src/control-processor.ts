@@ -8,8 +8,8 @@ import {
   type LifecycleMessage,
   type TaskContextTransfer,
 } from '@baton/protocol';
-import type { LifecycleCodec } from '@baton/wire';
-import { CONTEXT_CONTENT_TYPE, type ContextSink } from './context-offer.js';
+import type { LifecycleCodec, WireStage } from '@baton/wire';
+import { CONTEXT_CONTENT_TYPE, storedContextBytes, type ContextSink } from './context-offer.js';
 import { handoffOfContext, type ContextSource } from './context-takeover.js';
 import { decideOnRequest, refusalOf, type CapabilityCard } from './decide-on-request.js';
 import { INBOX_RECORD_MAX_BYTES, claimCheckRecord } from './inbox-claim-check.js';
@@ -38,6 +38,12 @@ export interface ControlProcessorOptions {
   liveAgents(): Promise<readonly CapabilityCard[]>;
   /** Where contexts sent by reference are fetched, and a context too large for the inbox is stored. */
   contexts: ContextSource & ContextSink;
+  /**
+   * What a stored context goes through: opened once fetched, sealed before a context that came by
+   * value is stored (with the key ring, its personal fields decrypted and encrypted; see
+   * storedContextBytes). None reads and stores contexts as they are.
+   */
+  contextStage?: WireStage;
   now?: () => Date;
 }
 
@@ -119,7 +125,7 @@ export function controlProcessor(options: ControlProcessorOptions): MessageProce
   async function takeOver(transfer: Immutable<TaskContextTransfer>, record: ConsumedRecord): Promise<OutputRecord[]> {
     let handoff: Handoff;
     try {
-      handoff = await handoffOfContext(transfer.payload, transfer.task_id, options.contexts);
+      handoff = await handoffOfContext(transfer.payload, transfer.task_id, options.contexts, options.contextStage);
     } catch (error) {
       // Retriable failures (the store out of reach) are tried again by the consumer.
       if (!isBatonError(error) || error.retriable) throw error;
@@ -148,7 +154,7 @@ export function controlProcessor(options: ControlProcessorOptions): MessageProce
     const { context_ref: ref, context_data: data } = transfer.payload;
     const stored =
       ref ??
-      (await options.contexts.put(Buffer.from(JSON.stringify(data)), {
+      (await options.contexts.put(storedContextBytes(data, options.contextStage), {
         key: handoff.metadata.task_id,
         contentType: CONTEXT_CONTENT_TYPE,
       }));

@@ -6,6 +6,7 @@ import { parseHandoff, type HandoffMessage } from '@baton/protocol';
 import { handoffContextData } from './context-offer.js';
 import type { ContextSource } from './context-takeover.js';
 import { CLAIM_CHECK_HEADER, claimCheckRecord, resolveClaimCheck } from './inbox-claim-check.js';
+import { wrappingStage } from './wrapping-stage.test-helper.js';
 
 const require = createRequire(import.meta.url);
 const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
@@ -43,6 +44,14 @@ describe('inbox claim checks', () => {
       [CLAIM_CHECK_HEADER]: 'context_ref',
     });
     expect(await resolveClaimCheck(consumed(record), store)).toEqual(handoff);
+  });
+
+  it('resolve a sealed stored context through the stage it was sealed with', async () => {
+    const stage = wrappingStage();
+    const sealed: ContextSource = {
+      get: async () => Buffer.from(JSON.stringify(stage.seal(handoffContextData(handoff, 'x')))),
+    };
+    expect(await resolveClaimCheck(consumed(claimCheckRecord(handoffRecord, ref)), sealed, stage)).toEqual(handoff);
   });
 
   it('leave an ordinary record to the codec', async () => {

@@ -1,6 +1,7 @@
 import { BatonError } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord, StoredContextRef } from '@baton/kafka';
 import type { HandoffMessage, Immutable } from '@baton/protocol';
+import type { WireStage } from '@baton/wire';
 import { CONTEXT_CONTENT_TYPE } from './context-offer.js';
 import { handoffOfContext, type ContextSource } from './context-takeover.js';
 
@@ -34,13 +35,14 @@ export function claimCheckRecord(handoffRecord: OutputRecord, ref: StoredContext
 }
 
 /**
- * The handoff a claim-check record names, fetched and validated; undefined for an ordinary record.
- * Fails like handoffOfContext (CONTEXT_* codes, VALIDATION_FAILED), or with CONTEXT_REF_INVALID when
- * the record's value is not a reference.
+ * The handoff a claim-check record names, fetched, opened by `stage` and validated; undefined for
+ * an ordinary record. Fails like handoffOfContext (CONTEXT_* codes, PERSONAL_DATA_UNREADABLE,
+ * VALIDATION_FAILED), or with CONTEXT_REF_INVALID when the record's value is not a reference.
  */
 export async function resolveClaimCheck(
   record: ConsumedRecord,
   store: ContextSource,
+  stage?: WireStage,
 ): Promise<Immutable<HandoffMessage> | undefined> {
   if (record.headers[CLAIM_CHECK_HEADER] === undefined) return undefined;
   let ref: StoredContextRef | undefined;
@@ -52,5 +54,5 @@ export async function resolveClaimCheck(
   if (typeof ref?.uri !== 'string') {
     throw new BatonError('CONTEXT_REF_INVALID', 'a claim-check record’s value is not a context_ref');
   }
-  return handoffOfContext({ context_ref: ref }, record.key ?? undefined, store);
+  return handoffOfContext({ context_ref: ref }, record.key ?? undefined, store, stage);
 }

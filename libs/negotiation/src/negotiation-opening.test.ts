@@ -6,6 +6,7 @@ import { parseHandoff, type HandoffMessage, type Immutable } from '@baton/protoc
 import type { LifecycleCodec, StagedContextCodec } from '@baton/wire';
 import type { NegotiationOpener } from './negotiation-opening.js';
 import { openNegotiation, openingRecords, soleRecipient } from './negotiation-opening.js';
+import { wrappingStage } from './wrapping-stage.test-helper.js';
 
 const require = createRequire(import.meta.url);
 const seed = require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage;
@@ -18,16 +19,21 @@ const options = { newId: () => REQUEST_ID, now: () => new Date('2026-11-21T12:00
 const terms = { reason: 'needs tier 3', desired_agent_type: 'network', summary: 'drops hourly' };
 
 /** An opener that records what it was asked to store and which control topics it made sure of. */
-function recordingOpener(inlineMaxBytes: number): NegotiationOpener & { puts: string[]; ensured: string[] } {
+function recordingOpener(
+  inlineMaxBytes: number,
+): NegotiationOpener & { puts: string[]; stored: Buffer[]; ensured: string[] } {
   const puts: string[] = [];
+  const stored: Buffer[] = [];
   const ensured: string[] = [];
   return {
     puts,
+    stored,
     ensured,
     inlineMaxBytes,
     contexts: {
       async put(bytes, put) {
         puts.push(put.key);
+        stored.push(bytes);
         return { uri: 'kafka://t.contexts/0/0', sha256: 'a'.repeat(64), size_bytes: bytes.length, content_type: 'x' };
       },
     },
@@ -81,6 +87,15 @@ describe('openNegotiation', () => {
     const { staged } = await openNegotiation(handoff, terms, opener, options);
     expect(opener.puts).toEqual([handoff.metadata.task_id]);
     expect(staged.context).toEqual({ context_ref: expect.objectContaining({ uri: 'kafka://t.contexts/0/0' }) });
+  });
+
+  it('stores the context as the opener’s stage seals it', async () => {
+    const contextStage = wrappingStage();
+    const opener = { ...recordingOpener(10), contextStage };
+    await openNegotiation(handoff, { ...terms, taskDescription: 'diagnose' }, opener, options);
+    expect(opener.stored.map((bytes) => contextStage.open(JSON.parse(bytes.toString())))).toEqual([
+      { schema_version: 'baton.handoff.v1', task_description: 'diagnose', handoff },
+    ]);
   });
 
   it('stores nothing and creates no topic for a handoff to several agents', async () => {

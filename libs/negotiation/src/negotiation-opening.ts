@@ -12,7 +12,7 @@ import {
   type StagedContext,
   type TaskContextTransferPayload,
 } from '@baton/protocol';
-import type { LifecycleCodec, StagedContextCodec } from '@baton/wire';
+import type { LifecycleCodec, StagedContextCodec, WireStage } from '@baton/wire';
 import { contextTransferPayload, handoffContextData, type ContextSink } from './context-offer.js';
 import { lifecycleRecord, stagedContextRecord } from './lifecycle-record.js';
 
@@ -36,6 +36,11 @@ export interface NegotiationOpening {
 export interface NegotiationOpener {
   /** Where a context too large to travel in the message is stored. */
   contexts: ContextSink;
+  /**
+   * What a context goes through before it is stored: with the key ring, @baton/field-encryption's
+   * storedContextStage, so the contexts topic holds its personal fields encrypted. None stores it as it is.
+   */
+  contextStage?: WireStage;
   /** Contexts whose JSON is longer than this go by reference. */
   inlineMaxBytes: number;
   /** Creates an agent's control topic if it is missing, so a transaction can write to it. */
@@ -136,6 +141,7 @@ export async function openNegotiation(
       taskId: handoff.metadata.task_id,
       inlineMaxBytes: opener.inlineMaxBytes,
       store: opener.contexts,
+      stage: opener.contextStage,
     }),
     opener.ensureControlTopic(receiver),
   ]);

@@ -21,13 +21,14 @@ import {
   type LifecycleCodec,
   type OutcomeCodec,
   type StagedContextCodec,
+  type WireStage,
 } from '@baton/wire';
 import { component, concurrently, type Component } from './chassis/component.js';
 import { HttpServer } from './chassis/http-server.js';
 import { Service } from './chassis/service.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
-import { messageStages, personalDataKeyRing } from './message-stages.js';
+import { messageStages, personalDataContextStage, personalDataKeyRing } from './message-stages.js';
 import { createLogger, type Logger } from './logger.js';
 import { consumerMetrics, createServiceMetrics, registerConsumerLag } from './metrics.js';
 import type { ServiceConfig } from './service-config.js';
@@ -42,6 +43,11 @@ export interface HandoffServiceContext {
   lifecycleCodec: LifecycleCodec;
   /** The context a negotiated handoff offers, staged on the events topic before its first HandoffRequest. */
   stagedCodec: StagedContextCodec;
+  /**
+   * What a negotiated handoff's context stored by reference goes through as the service stores and
+   * fetches it: encrypted and decrypted with the key ring, like the codecs' messages; undefined without.
+   */
+  contextStage: WireStage | undefined;
   logger: Logger;
   kafka: KafkaClient;
   /** The registry /metrics serves: a service registers its own metrics here. */
@@ -133,6 +139,7 @@ export function buildHandoffService(
     outcomeCodec,
     lifecycleCodec,
     stagedCodec,
+    contextStage: personalDataContextStage(keyRing),
     logger,
     kafka,
     metrics,

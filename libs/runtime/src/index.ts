@@ -13,7 +13,7 @@ export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
 export { outcomeRecord, OUTCOME_EVENT_TYPE_PREFIX, type OutcomeFacts } from './outcome-record.js';
-export { messageStages, personalDataKeyRing } from './message-stages.js';
+export { messageStages, personalDataContextStage, personalDataKeyRing } from './message-stages.js';
 export { loadServiceConfig, integerSetting, type ServiceConfig } from './service-config.js';
 export { createLogger, messageLogger, redactPersonalData, type Logger } from './logger.js';
 export {

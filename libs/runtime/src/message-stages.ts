@@ -1,4 +1,4 @@
-import { KeyRingFile, personalDataStages } from '@baton/field-encryption';
+import { KeyRingFile, personalDataStages, storedContextStage } from '@baton/field-encryption';
 import { signingStage, type MessageKind } from '@baton/message-signing';
 import type { WireStage, WireStages } from '@baton/wire';
 import { Counter, type Registry } from 'prom-client';
@@ -23,6 +23,16 @@ export function personalDataKeyRing(
         'the changed key ring cannot be read; the previous one stays in use',
       ),
   });
+}
+
+/**
+ * What a negotiated handoff's context stored by reference goes through (@baton/negotiation's
+ * contextStage): with the key ring, its personal fields encrypted as the codecs encrypt them in a
+ * message, so the contexts topic holds ciphertext too; without, nothing, and a context read stays
+ * as it was stored.
+ */
+export function personalDataContextStage(keyRing: KeyRingFile | undefined): WireStage | undefined {
+  return keyRing === undefined ? undefined : storedContextStage(keyRing);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   createServiceMetrics,
   messageStages,
   HandoffPublisher,
+  personalDataContextStage,
   personalDataKeyRing,
   Service,
   type HttpServer,
@@ -132,6 +133,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const negotiations = new NegotiationSubmitter({
     opener: {
       contexts,
+      contextStage: personalDataContextStage(keyRing),
       inlineMaxBytes: config.contextInlineMaxBytes,
       ensureControlTopic: controlTopicCreator({ kafka, topics, ...sizing }),
     },
