@@ -1,19 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { KeyRingFile, decryptPersonalData, generateKeyRingEntry, keyRingFileText } from '@baton/field-encryption';
+import { KeyRingFile, decryptPersonalData } from '@baton/field-encryption';
 import { isEncryptedValue } from '@baton/protocol';
+import { startPersonalDataRig, type PersonalDataRig } from './helpers/personal-data-rig.js';
 import { readTopicLog } from './helpers/read-topic.js';
-import {
-  startBatonRig,
-  uniqueName,
-  waitFor,
-  type BatonRig,
-  type RecordCollector,
-  type ServiceProcess,
-} from './helpers/index.js';
+import { uniqueName, waitFor, type BatonRig, type RecordCollector, type ServiceProcess } from './helpers/index.js';
 
 /**
  * A negotiated handoff's context stored by reference holds its personal fields encrypted, end to
@@ -39,7 +30,7 @@ const TOKENS = { publisher: 'pii-contexts-publisher-token', viewer: 'pii-context
 /** Far below the seed's context: every negotiation the gateway opens stores its context by reference. */
 const INLINE_MAX_BYTES = 1_024;
 
-let workDir: string;
+let pii: PersonalDataRig;
 let keyRingPath: string;
 let rig: BatonRig;
 let gateway: ServiceProcess;
@@ -47,18 +38,13 @@ let supportInbox: RecordCollector;
 const taskId = uniqueName('pii-stored-context');
 
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'baton-pii-contexts-'));
-  keyRingPath = join(workDir, 'pii-keyring.json');
-  writeFileSync(keyRingPath, keyRingFileText([generateKeyRingEntry('pii-test')]), { mode: 0o600 });
-  const table = join(workDir, 'routing-table.yaml');
-  writeFileSync(table, `version: 1\nagents: [${CUSTOMER_SERVICE}, ${TECHNICAL_SUPPORT}]\nrules: []\n`);
-  rig = await startBatonRig({ name: 'pii-contexts', agents: [], routerEnv: { ROUTING_TABLE: table } });
-  const keyRing = { BATON_PII_KEYRING_FILE: keyRingPath };
+  pii = await startPersonalDataRig('pii-contexts', [CUSTOMER_SERVICE, TECHNICAL_SUPPORT]);
+  ({ rig, keyRingPath } = pii);
   // The tracker sends the context's reference on: it holds no key ring and needs none.
   await rig.addProcess('tracker', 'services/tracker/src/main.ts');
-  await rig.addProcess('customer-service-agent', 'services/customer-service-agent/src/main.ts', keyRing);
+  await rig.addProcess('customer-service-agent', 'services/customer-service-agent/src/main.ts', pii.keyRingEnv);
   gateway = await rig.addProcess('gateway', 'services/gateway/src/main.ts', {
-    ...keyRing,
+    ...pii.keyRingEnv,
     BATON_API_KEYS: `pub:${TOKENS.publisher}:publisher,watcher:${TOKENS.viewer}:viewer`,
     BATON_CONTEXT_INLINE_MAX_BYTES: String(INLINE_MAX_BYTES),
   });
@@ -66,9 +52,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  const codes = await rig?.stop();
+  const codes = await pii?.stop();
   expect(codes?.gateway).toBe(0);
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 describe('personal data in contexts stored by reference', () => {

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { KeyRingFile, decryptPersonalData, generateKeyRingEntry, keyRingFileText } from '@baton/field-encryption';
+import { KeyRingFile, decryptPersonalData } from '@baton/field-encryption';
 import { isEncryptedValue } from '@baton/protocol';
+import { startPersonalDataRig, type PersonalDataRig } from './helpers/personal-data-rig.js';
 import { readTopicLog } from './helpers/read-topic.js';
 import {
   runBaton,
-  startBatonRig,
   uniqueName,
   waitFor,
   type BatonRig,
@@ -46,7 +43,7 @@ const API_KEYS = [
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'];
 const tools = systemToolsFor('personal data page test', ['chromium']);
 
-let workDir: string;
+let pii: PersonalDataRig;
 let keyRingPath: string;
 let rig: BatonRig;
 let gateway: ServiceProcess;
@@ -93,16 +90,14 @@ function expectNoClearPersonalData(texts: readonly string[]): void {
 }
 
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'baton-pii-'));
-  keyRingPath = join(workDir, 'pii-keyring.json');
-  writeFileSync(keyRingPath, keyRingFileText([generateKeyRingEntry('pii-test')]), { mode: 0o600 });
-  const table = join(workDir, 'routing-table.yaml');
-  // No default: the seed sent to an agent the table does not know is dead-lettered by the router.
-  writeFileSync(table, `version: 1\nagents: [${CUSTOMER_SERVICE}, ${TECHNICAL_SUPPORT}]\nrules: []\n`);
-  rig = await startBatonRig({ name: 'pii', agents: [], routerEnv: { ROUTING_TABLE: table } });
-  const keyRing = { BATON_PII_KEYRING_FILE: keyRingPath };
-  await rig.addProcess('customer-service-agent', 'services/customer-service-agent/src/main.ts', keyRing);
-  gateway = await rig.addProcess('gateway', 'services/gateway/src/main.ts', { ...keyRing, BATON_API_KEYS: API_KEYS });
+  // No default route: the seed sent to an agent the table does not know is dead-lettered by the router.
+  pii = await startPersonalDataRig('pii', [CUSTOMER_SERVICE, TECHNICAL_SUPPORT]);
+  ({ rig, keyRingPath } = pii);
+  await rig.addProcess('customer-service-agent', 'services/customer-service-agent/src/main.ts', pii.keyRingEnv);
+  gateway = await rig.addProcess('gateway', 'services/gateway/src/main.ts', {
+    ...pii.keyRingEnv,
+    BATON_API_KEYS: API_KEYS,
+  });
   [inboundDlq, supportInbox, events] = await Promise.all([
     rig.collect(`${rig.topics.inbound}.dlq`),
     rig.collect(rig.topics.agentInbox(TECHNICAL_SUPPORT)),
@@ -141,9 +136,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const codes = await rig?.stop();
+  const codes = await pii?.stop();
   expect(codes?.gateway).toBe(0);
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 describe('personal data encrypted at rest', () => {

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKeyRingEntry, keyRingFileText } from '@baton/field-encryption';
+import { startBatonRig, type BatonRig } from './baton-rig.js';
+
+/** A router on topics of its own, and the key ring the services that may read personal data are given. */
+export interface PersonalDataRig {
+  rig: BatonRig;
+  keyRingPath: string;
+  /** The environment of a service given the key ring. */
+  keyRingEnv: Record<string, string>;
+  /** Stops the rig (resolving with the exit codes) and removes the key ring. */
+  stop(): Promise<Record<string, number | null>>;
+}
+
+/**
+ * A fresh key ring (one key, 0600) in a folder of its own, and a router whose routing table knows
+ * only `agents` and has no default: a handoff for any other recipient is dead-lettered. The
+ * services of the test are added to the rig by the test, with or without `keyRingEnv`.
+ */
+export async function startPersonalDataRig(name: string, agents: readonly string[]): Promise<PersonalDataRig> {
+  const dir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
+  const keyRingPath = join(dir, 'pii-keyring.json');
+  writeFileSync(keyRingPath, keyRingFileText([generateKeyRingEntry('pii-test')]), { mode: 0o600 });
+  const table = join(dir, 'routing-table.yaml');
+  writeFileSync(table, `version: 1\nagents: [${agents.join(', ')}]\nrules: []\n`);
+  const rig = await startBatonRig({ name, agents: [], routerEnv: { ROUTING_TABLE: table } });
+  return {
+    rig,
+    keyRingPath,
+    keyRingEnv: { BATON_PII_KEYRING_FILE: keyRingPath },
+    async stop() {
+      const codes = await rig.stop();
+      rmSync(dir, { recursive: true, force: true });
+      return codes;
+    },
+  };
+}
