@@ -1,8 +1,12 @@
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KeyRingFile, decryptPersonalData } from '@baton/field-encryption';
 import { isEncryptedValue } from '@baton/protocol';
-import { startPersonalDataRig, type PersonalDataRig } from './helpers/personal-data-rig.js';
+import {
+  REFERENCE_ESCALATION as SEED,
+  customerTransfer,
+  startPersonalDataRig,
+  type PersonalDataRig,
+} from './helpers/personal-data-rig.js';
 import { readTopicLog } from './helpers/read-topic.js';
 import { uniqueName, waitFor, type BatonRig, type RecordCollector, type ServiceProcess } from './helpers/index.js';
 
@@ -14,8 +18,6 @@ import { uniqueName, waitFor, type BatonRig, type RecordCollector, type ServiceP
  * plain consumer of the contexts topic sees none of them.
  */
 
-const require = createRequire(import.meta.url);
-const SEED = require('@baton/schemas/fixtures/seed-000-escalation-full.json') as Record<string, any>;
 const CUSTOMER_SERVICE = 'customer_service_agent';
 const TECHNICAL_SUPPORT = 'technical_support_agent_pool';
 /** Every personal value of the seed example the offered handoff carries. */
@@ -58,24 +60,8 @@ afterAll(async () => {
 
 describe('personal data in contexts stored by reference', () => {
   it('stores ciphertext in the contexts topic, and the receiver holding the key ring acts on the clear values', async () => {
-    // Customer service takes a task over by negotiation; only the customer's own words say it is a network fault.
-    const handoff = {
-      metadata: { sender_id: 'triage_agent', recipient_id: CUSTOMER_SERVICE, task_id: taskId },
-      context: {
-        workflow_state: 'TRANSFERRED',
-        previous_actions: SEED.context.previous_actions,
-        historical_data_summary: SEED.context.historical_data_summary,
-        user_interaction_history: SEED.context.user_interaction_history,
-      },
-      payload: {
-        handoff_type: 'TASK_TRANSFER',
-        data: {
-          issue_category: 'UNCLASSIFIED',
-          task_summary: 'The customer asks for help with their service.',
-          customer_info: SEED.payload.data.customer_info,
-        },
-      },
-    };
+    // Customer service escalates a network fault that only the customer's own words describe.
+    const handoff = customerTransfer(taskId, CUSTOMER_SERVICE);
     const response = await fetch(`${gateway.address}/v1/negotiations`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKENS.publisher}`, 'content-type': 'application/json' },

@@ -1,9 +1,13 @@
-import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KeyRingFile, decryptPersonalData } from '@baton/field-encryption';
 import { isEncryptedValue } from '@baton/protocol';
-import { startPersonalDataRig, type PersonalDataRig } from './helpers/personal-data-rig.js';
+import {
+  REFERENCE_ESCALATION as SEED,
+  customerTransfer,
+  startPersonalDataRig,
+  type PersonalDataRig,
+} from './helpers/personal-data-rig.js';
 import { readTopicLog } from './helpers/read-topic.js';
 import {
   runBaton,
@@ -22,8 +26,6 @@ import { systemToolsFor } from './system-tools/suite.js';
  * prints); the agent still acts on them; the gateway shows them only to the personal-data role.
  */
 
-const require = createRequire(import.meta.url);
-const SEED = require('@baton/schemas/fixtures/seed-000-escalation-full.json') as Record<string, any>;
 const CUSTOMER_SERVICE = 'customer_service_agent';
 const TECHNICAL_SUPPORT = 'technical_support_agent_pool';
 /** Every personal value of the seed example; user_id stays clear by design and is not listed. */
@@ -106,24 +108,8 @@ beforeAll(async () => {
 
   const dead = await api('POST', '/v1/handoffs', TOKENS.publisher, seedFor(tasks.dead, 'nobody_we_know_pool'));
   expect(dead.status).toBe(202);
-  // Customer service escalates a network fault; here only the customer's own words (encrypted) say so.
-  const transfer = {
-    metadata: { sender_id: 'triage_agent', recipient_id: CUSTOMER_SERVICE, task_id: tasks.escalated },
-    context: {
-      workflow_state: 'TRANSFERRED',
-      previous_actions: SEED.context.previous_actions,
-      historical_data_summary: SEED.context.historical_data_summary,
-      user_interaction_history: SEED.context.user_interaction_history,
-    },
-    payload: {
-      handoff_type: 'TASK_TRANSFER',
-      data: {
-        issue_category: 'UNCLASSIFIED',
-        task_summary: 'The customer asks for help with their service.',
-        customer_info: SEED.payload.data.customer_info,
-      },
-    },
-  };
+  // Customer service escalates a network fault that only the customer's own words describe.
+  const transfer = customerTransfer(tasks.escalated, CUSTOMER_SERVICE);
   expect((await api('POST', '/v1/handoffs', TOKENS.publisher, transfer)).status).toBe(202);
   await waitFor(() => inboundDlq.records.some((record) => record.key === tasks.dead), {
     description: 'the seed sent to an unknown agent to be dead-lettered',

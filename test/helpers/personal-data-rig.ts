@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyRingEntry, keyRingFileText } from '@baton/field-encryption';
@@ -34,6 +35,38 @@ export async function startPersonalDataRig(name: string, agents: readonly string
       const codes = await rig.stop();
       rmSync(dir, { recursive: true, force: true });
       return codes;
+    },
+  };
+}
+
+const require = createRequire(import.meta.url);
+/** The reference escalation: its context and customer hold the personal values the tests look for. */
+export const REFERENCE_ESCALATION = require('@baton/schemas/fixtures/seed-000-escalation-full.json') as Record<
+  string,
+  any
+>;
+
+/**
+ * Triage handing a task to `recipient` with the reference escalation's customer and conversation:
+ * only the customer's own words (encrypted in transit) say it is a network fault.
+ */
+export function customerTransfer(taskId: string, recipient: string): Record<string, unknown> {
+  const { context, payload } = REFERENCE_ESCALATION;
+  return {
+    metadata: { sender_id: 'triage_agent', recipient_id: recipient, task_id: taskId },
+    context: {
+      workflow_state: 'TRANSFERRED',
+      previous_actions: context.previous_actions,
+      historical_data_summary: context.historical_data_summary,
+      user_interaction_history: context.user_interaction_history,
+    },
+    payload: {
+      handoff_type: 'TASK_TRANSFER',
+      data: {
+        issue_category: 'UNCLASSIFIED',
+        task_summary: 'The customer asks for help with their service.',
+        customer_info: payload.data.customer_info,
+      },
     },
   };
 }
