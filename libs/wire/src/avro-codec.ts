@@ -30,6 +30,11 @@ export class AvroCodec<T> {
   private readonly writerType: avro.Type;
   private id: number | undefined;
   private registering: Promise<void> | undefined;
+  /**
+   * Writer types by schema id, once the registry has given them: every record a service reads
+   * names one of very few ids, and a hit decodes without the registry client's two awaits.
+   */
+  private readonly writerTypes = new Map<number, avro.Type>();
 
   constructor(
     private readonly registry: SchemaRegistryClient,
@@ -90,7 +95,11 @@ export class AvroCodec<T> {
    */
   async decodeUnchecked(bytes: Buffer): Promise<unknown> {
     const { schemaId, body } = readWireFormat(bytes);
-    const type = await this.registry.avroType(schemaId);
+    let type = this.writerTypes.get(schemaId);
+    if (type === undefined) {
+      type = await this.registry.avroType(schemaId);
+      this.writerTypes.set(schemaId, type);
+    }
     try {
       return type.fromBuffer(body);
     } catch (error) {

@@ -36,39 +36,50 @@ interface RecordTypeLike {
  * nulls and drop the open fields that the protocol allows.
  */
 class OpenRecordLogicalType extends avro.types.LogicalType {
+  /** The record's own fields, extra_fields_json aside: read by name, not by Object.entries (see _fromValue). */
+  private readonly fieldNames: readonly string[];
   private readonly knownFields: ReadonlySet<string>;
 
   constructor(schema: avro.Schema, opts?: unknown) {
     super(schema, opts);
     const record = this.underlyingType as unknown as RecordTypeLike;
-    this.knownFields = new Set(record.fields.map((field) => field.name).filter((name) => name !== EXTRA_FIELDS));
+    this.fieldNames = record.fields.map((field) => field.name).filter((name) => name !== EXTRA_FIELDS);
+    this.knownFields = new Set(this.fieldNames);
     // A logical type is unnamed to avsc, but the registry client refuses to register an unnamed
     // top-level type; this one is named by its record.
     (this as { name?: string }).name = record.name;
   }
 
+  // Every record of every message a service reads or writes passes through these two, so they walk
+  // the schema's field names and for...in rather than Object.entries, which allocated an array per
+  // field: the largest single source of the router's garbage (heap sampling, 20k handoffs).
   protected override _fromValue(record: RecordLike): RecordLike {
     const value: RecordLike = {};
-    const extra = record[EXTRA_FIELDS] as RecordLike | null | undefined;
     // Named fields first, then the extras that do not clash with them: a named field always wins.
-    for (const [name, field] of Object.entries(record)) {
-      if (name !== EXTRA_FIELDS && field !== null && field !== undefined) value[name] = field;
+    for (const name of this.fieldNames) {
+      const field = record[name];
+      if (field !== null && field !== undefined) value[name] = field;
     }
+    const extra = record[EXTRA_FIELDS] as RecordLike | null | undefined;
     if (extra) {
-      for (const [name, field] of Object.entries(extra)) if (!(name in value)) value[name] = field;
+      for (const name in extra)
+        if (Object.hasOwn(extra, name) && !Object.hasOwn(value, name)) value[name] = extra[name];
     }
     return value;
   }
 
   protected override _toValue(value: unknown): RecordLike | undefined {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const fields = value as RecordLike;
     const record: RecordLike = {};
-    const extra: RecordLike = {};
-    for (const name of this.knownFields) record[name] = (value as RecordLike)[name] ?? null;
-    for (const [name, field] of Object.entries(value)) {
-      if (!this.knownFields.has(name) && field !== undefined) extra[name] = field;
+    for (const name of this.fieldNames) record[name] = fields[name] ?? null;
+    let extra: RecordLike | null = null;
+    for (const name in fields) {
+      if (!Object.hasOwn(fields, name) || this.knownFields.has(name)) continue;
+      const field = fields[name];
+      if (field !== undefined) (extra ??= {})[name] = field;
     }
-    record[EXTRA_FIELDS] = Object.keys(extra).length > 0 ? extra : null;
+    record[EXTRA_FIELDS] = extra;
     return record;
   }
 
