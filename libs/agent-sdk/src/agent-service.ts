@@ -12,12 +12,14 @@ import {
   messageLogger,
   outcomeRecord,
   type Component,
+  type Handoff,
   type HandoffServiceContext,
   type HandoffServiceDefinition,
+  type Logger,
 } from '@baton/runtime';
 import { AgentActions } from './agent-actions.js';
 import { agentCard } from './agent-card.js';
-import { handlerFor, type AgentDefinition } from './agent-definition.js';
+import { handlerFor, type AgentDefinition, type HandlerContext } from './agent-definition.js';
 import { agentGroupId } from './agent-groups.js';
 import { AgentNegotiation } from './agent-negotiation.js';
 
@@ -62,6 +64,18 @@ function registryHeartbeat(
  * its card in the agent registry while it runs (see registryHeartbeat), and takes part in
  * negotiated handoffs through its control topic (see AgentNegotiation).
  */
+/** What a handler gets beside the handoff; its logger, a child logger, is made only when the handler logs. */
+function handlerContext(logger: Logger, handoff: Handoff, attempt: number): HandlerContext {
+  let child: Logger | undefined;
+  return {
+    attempt,
+    get logger() {
+      child ??= messageLogger(logger, handoff);
+      return child;
+    },
+  };
+}
+
 export function agentService(
   agent: AgentDefinition,
   now: () => Date = () => new Date(),
@@ -76,33 +90,36 @@ export function agentService(
     groupId: (topics) => agentGroupId(topics, agent.id),
     sourceTopic: (topics) => topics.agentInbox(agent.id),
     outputTopics: (topics) => [topics.inbound, topics.events, topics.ledger, topics.userReplies],
-    createProcessor: (context) => ({
-      readsOwnOutputs: agent.readsOwnOutputs,
-      resolve: negotiation.resolveInbox(context),
-      async handle(handoff, { record, attempt }) {
-        const handler = handlerFor(agent.handlers, handoff);
-        if (handler === undefined) {
-          throw new BatonError('NO_HANDLER', `${agent.id} has no handler for ${handoff.payload.handoff_type}`, {
-            details: { stage: 'handle' },
-          });
-        }
-        const actions = { ...context, ...negotiation.senderContext(context) };
-        const act = new AgentActions(agent.id, handoff, actions, record.headers.traceparent, now);
-        await handler(handoff, act, { logger: messageLogger(context.logger, handoff), attempt });
-        return act.outputs();
-      },
-      deadLetterOutputs: ({ message, error }) =>
-        message === undefined
-          ? []
-          : [
-              outcomeRecord(context.outcomeCodec, context.topics.events, message.value, {
-                agentId: agent.id,
-                outcome: 'DEAD_LETTERED',
-                errorCode: error.code,
-                detail: error.message,
-              }),
-            ],
-    }),
+    createProcessor: (context) => {
+      // Once per service, not per handoff: every handoff's actions share them.
+      const actions = { ...context, ...negotiation.senderContext(context) };
+      return {
+        readsOwnOutputs: agent.readsOwnOutputs,
+        resolve: negotiation.resolveInbox(context),
+        async handle(handoff, { record, attempt }) {
+          const handler = handlerFor(agent.handlers, handoff);
+          if (handler === undefined) {
+            throw new BatonError('NO_HANDLER', `${agent.id} has no handler for ${handoff.payload.handoff_type}`, {
+              details: { stage: 'handle' },
+            });
+          }
+          const act = new AgentActions(agent.id, handoff, actions, record.headers.traceparent, now);
+          await handler(handoff, act, handlerContext(context.logger, handoff, attempt));
+          return act.outputs();
+        },
+        deadLetterOutputs: ({ message, error }) =>
+          message === undefined
+            ? []
+            : [
+                outcomeRecord(context.outcomeCodec, context.topics.events, message.value, {
+                  agentId: agent.id,
+                  outcome: 'DEAD_LETTERED',
+                  errorCode: error.code,
+                  detail: error.message,
+                }),
+              ],
+      };
+    },
     registerRoutes: agent.routes,
     // The heartbeat first: it creates the registry topic the negotiation reads.
     components: (context) => [

@@ -40,7 +40,8 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
   const categories = new BoundedLabelValues();
   return {
     async decode(record: ConsumedRecord) {
-      const message = (await options.resolve?.(record)) ?? (await decodeValue(options.codec, record));
+      const resolved = options.resolve === undefined ? undefined : await options.resolve(record);
+      const message = resolved ?? (await decodeValue(options.codec, record));
       return {
         value: message,
         messageId: message.metadata.message_id,

@@ -216,7 +216,9 @@ function recordIds(record: ConsumedRecord, messageId: string | undefined): Recor
 /** Logs what the consumer reports. */
 function loggingObserver(logger: Logger): ConsumerObserver {
   return {
-    processed: (event) =>
+    // Every message is processed: the line is built only when debug lines are written.
+    processed: (event) => {
+      if (!logger.isLevelEnabled('debug')) return;
       logger.debug(
         {
           event: 'message.processed',
@@ -227,7 +229,8 @@ function loggingObserver(logger: Logger): ConsumerObserver {
           outputs: event.outputs.length,
         },
         'processed',
-      ),
+      );
+    },
     duplicate: (event) =>
       logger.info({ event: 'message.duplicate', ...recordIds(event.record, event.messageId) }, 'duplicate skipped'),
     retryScheduled: (event) =>

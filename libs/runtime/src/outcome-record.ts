@@ -24,26 +24,28 @@ export function outcomeRecord(
   facts: OutcomeFacts,
   now: Date = new Date(),
 ): OutputRecord {
+  const { metadata } = handoff;
+  // Built field by field rather than with conditional spreads: every message a service handles
+  // gets one, and each spread allocated an object of its own.
   const event: HandoffOutcome = {
     event_id: randomUUID(),
     time: now.toISOString(),
-    task_id: handoff.metadata.task_id,
-    message_id: handoff.metadata.message_id,
+    task_id: metadata.task_id,
+    message_id: metadata.message_id,
     agent_id: facts.agentId,
     handoff_type: handoff.payload.handoff_type,
-    sender_id: handoff.metadata.sender_id,
-    recipient_id: [handoff.metadata.recipient_id].flat().join(','),
+    sender_id: metadata.sender_id,
+    recipient_id: typeof metadata.recipient_id === 'string' ? metadata.recipient_id : metadata.recipient_id.join(','),
     outcome: facts.outcome,
-    ...(handoff.metadata.correlation_id === undefined ? {} : { correlation_id: handoff.metadata.correlation_id }),
-    ...(issueCategoryOf(handoff) === undefined ? {} : { issue_category: issueCategoryOf(handoff) }),
-    ...(facts.target === undefined ? {} : { target: facts.target }),
-    ...(facts.detail === undefined ? {} : { detail: facts.detail }),
-    ...(facts.errorCode === undefined ? {} : { error_code: facts.errorCode }),
-    ...(handoff.metadata.parent_task_ids === undefined
-      ? {}
-      : { parent_task_ids: [...handoff.metadata.parent_task_ids] }),
     workflow_state: handoff.context.workflow_state,
   };
+  const issueCategory = issueCategoryOf(handoff);
+  if (metadata.correlation_id !== undefined) event.correlation_id = metadata.correlation_id;
+  if (issueCategory !== undefined) event.issue_category = issueCategory;
+  if (facts.target !== undefined) event.target = facts.target;
+  if (facts.detail !== undefined) event.detail = facts.detail;
+  if (facts.errorCode !== undefined) event.error_code = facts.errorCode;
+  if (metadata.parent_task_ids !== undefined) event.parent_task_ids = [...metadata.parent_task_ids];
   return {
     topic,
     key: event.task_id,

@@ -7,7 +7,11 @@ export type ClientHeaders = Record<string, Buffer | string | (Buffer | string)[]
 /** Reads a client's headers as strings; of a repeated header the last value wins, as in the Java client's lastHeader. */
 export function readHeaders(headers: ClientHeaders | undefined): RecordHeaders {
   const result: RecordHeaders = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
+  if (headers === undefined) return result;
+  // for...in, not Object.entries: this runs for every record consumed, and entries allocated a pair per header.
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
+    const value = headers[name];
     const last = Array.isArray(value) ? value[value.length - 1] : value;
     if (last !== undefined) result[name] = last.toString();
   }
