@@ -35,6 +35,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'module', globals: globals.browser },
   },
   {
+    // Preloaded into Node processes by the bench (bench/cpu-profile.mjs): plain ES modules run by Node.
+    files: ['bench/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: globals.node },
+  },
+  {
     files: ['libs/kafka/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [LIB_THROUGH_INDEX] }],
