@@ -39,6 +39,13 @@ describe('the handoff Avro schema', () => {
     expect(roundTrip(message)).toStrictEqual(message);
   });
 
+  it('keeps open fields named like Object.prototype members', () => {
+    const message = fixture('seed-000-escalation-full');
+    message.context.previous_actions[0].toString = 'an open field, not the method';
+    message.context.previous_actions[0].constructor = 'likewise';
+    expect(roundTrip(message)).toStrictEqual(message);
+  });
+
   it('lets a named field win over an extra field of the same name', () => {
     const rawType = avro.Type.forSchema(
       {
