@@ -3,6 +3,27 @@ import { startProcess, type RunningService } from '../scripts/lib/service-superv
 import { withDeadline } from './deadline.js';
 import { peakRssMiB } from './peak-rss.js';
 
+/**
+ * The environment of the services the bench starts: the broker and registry, topics of the run's
+ * own under `topicPrefix`, and the bench's routing table.
+ */
+export function benchServiceEnv(
+  brokers: readonly string[],
+  schemaRegistryUrl: string,
+  topicPrefix: string,
+  partitions: number,
+): Record<string, string> {
+  return {
+    KAFKA_BROKERS: brokers.join(','),
+    SCHEMA_REGISTRY_URL: schemaRegistryUrl,
+    BATON_TOPIC_PREFIX: topicPrefix,
+    BATON_PARTITIONS: String(partitions),
+    ROUTING_TABLE: 'bench/routing-table.yaml',
+    // info, not warn: the supervisor learns a service is up from its service.started line.
+    LOG_LEVEL: 'info',
+  };
+}
+
 /** A service that has not logged service.started by then is not coming up. */
 const START_DEADLINE_MS = 120_000;
 /** A service that has not exited this long after SIGTERM is killed. */

@@ -23,7 +23,7 @@ import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicN
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { SERVICE_NODE_OPTIONS_FILE } from '../scripts/lib/service-node-args.js';
 import { ArrivalObserver } from './arrival-observer.js';
-import { BenchProcesses } from './bench-processes.js';
+import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
 import { waitForCount, withDeadline } from './deadline.js';
 import { clockTicksPerSecond, findListeningPid, treeCpuTicks } from './proc-stat.js';
 import { publishAll } from './publish.js';
@@ -69,12 +69,7 @@ const brokers = infrastructure.kafkaBrokers;
 const topics = topicNames(`drain-${Date.now().toString(36)}`);
 const processes = new BenchProcesses(
   {
-    KAFKA_BROKERS: brokers.join(','),
-    SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
-    BATON_TOPIC_PREFIX: topics.prefix,
-    BATON_PARTITIONS: String(PARTITIONS),
-    ROUTING_TABLE: 'bench/routing-table.yaml',
-    LOG_LEVEL: 'info',
+    ...benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, PARTITIONS),
     ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
     ...(profileDir === undefined ? {} : { DRAIN_PROFILE_DIR: resolve(profileDir) }),
   },

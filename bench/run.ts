@@ -24,7 +24,7 @@ import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicN
 import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { ArrivalObserver } from './arrival-observer.js';
 import { benchArgs } from './bench-args.js';
-import { BenchProcesses } from './bench-processes.js';
+import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
 import type { BenchResult, IdleRow } from './bench-result.js';
 import { withDeadline } from './deadline.js';
 import { benchLightLoad } from './light-load-bench.js';
@@ -62,15 +62,7 @@ const infrastructure = await provisionInfrastructure();
 const brokers = infrastructure.kafkaBrokers;
 const topics = topicNames(`bench-${Date.now().toString(36)}`);
 const processes = new BenchProcesses(
-  {
-    KAFKA_BROKERS: brokers.join(','),
-    SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
-    BATON_TOPIC_PREFIX: topics.prefix,
-    BATON_PARTITIONS: String(PARTITIONS),
-    ROUTING_TABLE: 'bench/routing-table.yaml',
-    // info, not warn: the supervisor learns a service is up from its service.started line.
-    LOG_LEVEL: 'info',
-  },
+  benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, PARTITIONS),
   progress,
 );
 const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityFromEnv(process.env) });
