@@ -29,6 +29,7 @@ export {
 } from './metrics.js';
 // prom-client's metric types, so a service registers its own metrics without depending on it.
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export { HotCounter, type HotCounterConfig } from './hot-counter.js';
 export {
   handoffLabels,
   issueCategoryOf,

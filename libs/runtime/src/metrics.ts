@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
 import { cachedProbe } from './cached-probe.js';
+import { HotCounter } from './hot-counter.js';
 import { OUTCOME_EVENT_TYPE_PREFIX } from './outcome-record.js';
 import { UNKNOWN_LABEL_VALUE, handoffTypeLabel } from './handoff-labels.js';
 
@@ -157,7 +158,7 @@ function outcomeOf(headers: Readonly<Record<string, string>> | undefined): strin
 
 /** The handoff consumer's metrics on `registry`, counted from what the consumer reports. */
 export function consumerMetrics(registry: Registry): ConsumerObserver {
-  const consumed = new Counter({
+  const consumed = new HotCounter({
     name: METRIC_NAMES.handoffsConsumed,
     help: 'Handoffs consumed, by handoff_type, issue_category and result (processed, duplicate, dead_lettered)',
     labelNames: ['topic', 'handoff_type', 'issue_category', 'result'],
@@ -176,7 +177,7 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     labelNames: ['handoff_type', 'code'],
     registers: [registry],
   });
-  const outcomes = new Counter({
+  const outcomes = new HotCounter({
     name: METRIC_NAMES.handoffOutcomes,
     help: 'Outcome events this service committed, by handoff_type, issue_category and outcome',
     labelNames: ['handoff_type', 'issue_category', 'outcome'],
@@ -199,19 +200,22 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     transactionCommitted: ({ topic, messages }) => transactions.observe({ topic }, messages),
     processed: ({ record, labels, durationMs, outputs }) => {
       const handoff = eventLabels(labels, record.headers.ce_type);
-      consumed.inc({ topic: record.topic, ...handoff, result: 'processed' });
+      consumed.inc(record.topic, handoff.handoff_type, handoff.issue_category, 'processed');
       processing.observe(handoff, durationMs / 1000);
       for (const output of outputs) {
         const outcome = outcomeOf(output.headers);
-        if (outcome !== undefined) outcomes.inc({ ...handoff, outcome });
+        if (outcome !== undefined) outcomes.inc(handoff.handoff_type, handoff.issue_category, outcome);
       }
     },
-    duplicate: ({ record, labels }) =>
-      consumed.inc({ topic: record.topic, ...eventLabels(labels, record.headers.ce_type), result: 'duplicate' }),
+    duplicate: ({ record, labels }) => {
+      const { handoff_type, issue_category } = eventLabels(labels, record.headers.ce_type);
+      consumed.inc(record.topic, handoff_type, issue_category, 'duplicate');
+    },
     retryScheduled: ({ record, labels, error }) =>
       retries.inc({ handoff_type: eventLabels(labels, record.headers.ce_type).handoff_type, code: error.code }),
     deadLettered: ({ record, labels, error }) => {
-      consumed.inc({ topic: record.topic, ...eventLabels(labels, record.headers.ce_type), result: 'dead_lettered' });
+      const { handoff_type, issue_category } = eventLabels(labels, record.headers.ce_type);
+      consumed.inc(record.topic, handoff_type, issue_category, 'dead_lettered');
       deadLetters.inc({ topic: record.topic, reason: error.code });
     },
   };

@@ -3,6 +3,7 @@ import { BatonError } from '@baton/errors';
 import type { ConsumerObserver, OutputRecord } from '@baton/kafka';
 import {
   Counter,
+  HotCounter,
   METRIC_NAMES,
   component,
   eventLabels,
@@ -33,7 +34,7 @@ export const ROUTE_HEADERS = {
  * claims, which would grow the series without bound.
  */
 export function routedMetrics(registry: Registry): ConsumerObserver {
-  const routed = new Counter({
+  const routed = new HotCounter({
     name: METRIC_NAMES.handoffsRouted,
     help: 'Handoffs the router dispatched, one per target, by handoff_type, issue_category, rule and target',
     labelNames: ['handoff_type', 'issue_category', 'rule', 'target'],
@@ -56,7 +57,9 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
       for (const output of outputs) {
         const rule = output.headers?.[ROUTE_HEADERS.rule];
         const target = output.headers?.[ROUTE_HEADERS.target];
-        if (rule !== undefined && target !== undefined) routed.inc({ ...handoff, rule, target });
+        if (rule !== undefined && target !== undefined) {
+          routed.inc(handoff.handoff_type, handoff.issue_category, rule, target);
+        }
       }
     },
   };
