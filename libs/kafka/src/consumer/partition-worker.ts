@@ -193,7 +193,8 @@ export class PartitionWorker<T> {
 
   private async run(record: ConsumedRecord, attempt: number): Promise<void> {
     const { concurrency } = this.settings;
-    if (!(await concurrency.acquire())) return;
+    // A free slot is taken without awaiting: the await alone costs a turn of the microtask queue per message.
+    if (!concurrency.tryAcquire() && !(await concurrency.acquire())) return;
     let outcome: Finished | RetryLater;
     try {
       if (this.hasStopped()) return;
