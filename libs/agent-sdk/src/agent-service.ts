@@ -9,19 +9,17 @@ import { BatonError } from '@baton/errors';
 import { loadNegotiationConfig } from '@baton/negotiation';
 import {
   component,
-  messageLogger,
   outcomeRecord,
   type Component,
-  type Handoff,
   type HandoffServiceContext,
   type HandoffServiceDefinition,
-  type Logger,
 } from '@baton/runtime';
 import { AgentActions } from './agent-actions.js';
 import { agentCard } from './agent-card.js';
-import { handlerFor, type AgentDefinition, type HandlerContext } from './agent-definition.js';
+import { handlerFor, type AgentDefinition } from './agent-definition.js';
 import { agentGroupId } from './agent-groups.js';
 import { AgentNegotiation } from './agent-negotiation.js';
+import { MessageHandlerContext } from './message-handler-context.js';
 
 /**
  * The agent instance's card in `<prefix>.agents`: published at start (before its consumer starts),
@@ -64,18 +62,6 @@ function registryHeartbeat(
  * its card in the agent registry while it runs (see registryHeartbeat), and takes part in
  * negotiated handoffs through its control topic (see AgentNegotiation).
  */
-/** What a handler gets beside the handoff; its logger, a child logger, is made only when the handler logs. */
-function handlerContext(logger: Logger, handoff: Handoff, attempt: number): HandlerContext {
-  let child: Logger | undefined;
-  return {
-    attempt,
-    get logger() {
-      child ??= messageLogger(logger, handoff);
-      return child;
-    },
-  };
-}
-
 export function agentService(
   agent: AgentDefinition,
   now: () => Date = () => new Date(),
@@ -104,7 +90,7 @@ export function agentService(
             });
           }
           const act = new AgentActions(agent.id, handoff, actions, record.headers.traceparent, now);
-          await handler(handoff, act, handlerContext(context.logger, handoff, attempt));
+          await handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt));
           return act.outputs();
         },
         deadLetterOutputs: ({ message, error }) =>

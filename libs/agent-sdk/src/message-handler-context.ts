@@ -1,0 +1,23 @@
+import { messageLogger, type Handoff, type Logger } from '@baton/runtime';
+import type { HandlerContext } from './agent-definition.js';
+
+/**
+ * What a handler gets beside the handoff. Its logger, a child logger, is made only when the
+ * handler logs: most handlers do not, and a pino child for every handoff was a sizeable part of an
+ * agent's garbage. A class, so the getter lives on its prototype rather than in a new object shape
+ * per handoff.
+ */
+export class MessageHandlerContext implements HandlerContext {
+  private child: Logger | undefined;
+
+  constructor(
+    private readonly serviceLogger: Logger,
+    private readonly handoff: Handoff,
+    readonly attempt: number,
+  ) {}
+
+  get logger(): Logger {
+    this.child ??= messageLogger(this.serviceLogger, this.handoff);
+    return this.child;
+  }
+}
