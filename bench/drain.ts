@@ -12,7 +12,7 @@
  *
  * DRAIN_NODE_OPTIONS replaces the services' and relays' Node options (services/node.env) for the
  * run, e.g. `--max-semi-space-size=8 --max-old-space-size=512`. DRAIN_PROFILE_DIR=<dir> writes a CPU
- * profile of each of them there when it stops (bench/cpu-profile.mjs).
+ * profile of each of them there, of the measured pass only (bench/cpu-profile.mjs).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -145,6 +145,10 @@ try {
   const drain = async (label: string, topic: string, arrivedOn: string, roots: Map<string, number>) => {
     progress(`${label}: ${WARMUP} handoffs of warm-up, then ${count}`);
     await pass(topic, arrivedOn, `${label}-warmup`, WARMUP, roots);
+    // Profiles (DRAIN_PROFILE_DIR) start now, so they show the measured pass, not start-up and warm-up.
+    if (profileDir !== undefined) {
+      for (const [name, pid] of roots) if (name !== 'broker') process.kill(pid, 'SIGUSR2');
+    }
     process.stdout.write(`${label}: ${await pass(topic, arrivedOn, `${label}-task`, count, roots)}\n`);
   };
 
