@@ -42,6 +42,10 @@ function producerOf(partition: number): Promise<Producer> {
       transactionalId: `${groupId}-${partition}`,
       idempotent: true,
       maxInFlightRequests: 1,
+      // Baton's engine's retries (exactly-once-consumer.ts): a transaction begun while the broker
+      // still writes the previous one's commit markers is retried after 5 ms, not kafkajs's 300,
+      // which stalled the relay's partition for most of a row that lasts about a second.
+      retry: { initialRetryTime: 5, maxRetryTime: 1_000, retries: 10 },
     });
     producer = made.connect().then(() => made);
     transactional.set(partition, producer);

@@ -18,7 +18,13 @@ export {
   type ConsumerTopicsOptions,
   type TopicSpec,
 } from './create-topics.js';
-export { writeJsonToStderr, type KafkaLogLevel, type KafkaLogRecord, type KafkaLogSink } from './log-records.js';
+export {
+  sinkLogCreator,
+  writeJsonToStderr,
+  type KafkaLogLevel,
+  type KafkaLogRecord,
+  type KafkaLogSink,
+} from './log-records.js';
 export {
   waitForBroker,
   type BrokerWaitProgress,
