@@ -25,7 +25,8 @@ export interface BenchResult {
   };
   /** Where Kafka and the registry came from (environment, containers, local-jvm). */
   infrastructure: string;
-  config: { messages: number; negotiations: number; partitions: number; tasks: number };
+  /** throughputWarmup: handoffs through each throughput path before its measured pass (THROUGHPUT_WARMUP). */
+  config: { messages: number; throughputWarmup: number; negotiations: number; partitions: number; tasks: number };
   /**
    * Throughput and latency per row: `baton.routerHop`, `baton.fullPath`,
    * `relay.<mode>.oneHop|twoHops`, `negotiated.toHandoffComplete|toCompleted`, `slowHandler`,

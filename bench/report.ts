@@ -51,7 +51,8 @@ export function formatReport(result: BenchResult): string[] {
       `${machine.cpus} CPUs, load average ${machine.loadAverageBefore.toFixed(1)} before and ` +
       `${machine.loadAverageAfter.toFixed(1)} after${noisy}`,
     '',
-    `Throughput: the same ${config.messages} encoded handoffs (${config.tasks} tasks) published as fast as the broker takes them`,
+    `Throughput: the same ${config.messages} encoded handoffs (${config.tasks} tasks) published as fast as the broker takes them, ` +
+      `each path warmed up first with ${config.throughputWarmup} others`,
     header,
     'one hop',
     ...rowLines(rows, [

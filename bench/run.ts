@@ -35,7 +35,7 @@ import { measureSignatureCosts } from './signature-costs.js';
 import { benchSignedPath } from './signature-full-path.js';
 import { benchSlowHandler } from './slow-handler-bench.js';
 import { benchRatios, checkTargets } from './targets.js';
-import { benchThroughput, relayTopics, statusUpdateRecords } from './throughput-bench.js';
+import { THROUGHPUT_WARMUP, benchThroughput, relayTopics, statusUpdateRecords } from './throughput-bench.js';
 // ---- the idle row: idle-cpu.ts is its own module (its own author); only this import and measureIdle use it.
 import { measureIdleCpu } from './idle-cpu.js';
 
@@ -98,8 +98,10 @@ try {
 
   progress(`encoding ${args.messages} handoffs over ${TASKS} tasks`);
   const records = statusUpdateRecords(codec, topics.inbound, AGENT, args.messages, TASKS, 'bench-task');
+  const warmup = statusUpdateRecords(codec, topics.inbound, AGENT, THROUGHPUT_WARMUP, TASKS, 'bench-warmup');
   const throughput = await benchThroughput({
     records,
+    warmup,
     topics,
     agentId: AGENT,
     producer,
@@ -172,7 +174,13 @@ try {
     date,
     machine: { cpus: cpus().length, loadAverageBefore, loadAverageAfter: loadavg()[0] ?? Number.NaN },
     infrastructure: infrastructure.source,
-    config: { messages: args.messages, negotiations: args.negotiations, partitions: PARTITIONS, tasks: TASKS },
+    config: {
+      messages: args.messages,
+      throughputWarmup: THROUGHPUT_WARMUP,
+      negotiations: args.negotiations,
+      partitions: PARTITIONS,
+      tasks: TASKS,
+    },
     rows,
     negotiation,
     slowHandler: slowFacts,
