@@ -30,9 +30,9 @@ export default tseslint.config(
     },
   },
   {
-    // The gateway's web page: a plain ES module run by the browser.
-    files: ['services/gateway/ui/**/*.js'],
-    languageOptions: { sourceType: 'module', globals: globals.browser },
+    // The gateway's console page: TypeScript run by the browser, bundled by the gateway.
+    files: ['services/gateway/ui/src/**/*.ts'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // Preloaded into Node processes by the bench (bench/cpu-profile.mjs): plain ES modules run by Node.

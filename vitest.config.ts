@@ -9,6 +9,8 @@ export default defineConfig({
           include: [
             'libs/*/src/**/*.test.ts',
             'services/*/src/**/*.test.ts',
+            // The gateway console page's pure parts (its routes).
+            'services/gateway/ui/src/**/*.test.ts',
             'bench/**/*.test.ts',
             // The test helpers' pure parts (the exactly-once audit, kill plans): no broker needed.
             'test/helpers/**/*.test.ts',

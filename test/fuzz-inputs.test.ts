@@ -545,7 +545,7 @@ describe(`fuzzed inputs (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, () => {
           const response = await fetch(`${gateway.address}/v1/handoffs`, {
             method: 'POST',
             headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-            body: input.value,
+            body: new Uint8Array(input.value),
           });
           const text = await response.text();
           let body: any;

@@ -6,13 +6,14 @@ import { parse } from 'yaml';
 import { parseKeyRing } from '@baton/field-encryption';
 import { PERSONAL_DATA_READERS } from '../../scripts/lib/personal-data-keyring.js';
 import { systemToolsFor } from '../../test/system-tools/suite.js';
-import { agentIds, expectedTopics, readRepoFile, repoPath, run, serviceNames } from './repo.js';
+import { agentIdOf, agentIds, expectedTopics, readRepoFile, repoPath, run, serviceNames } from './repo.js';
 
 interface ComposeService {
   image?: string;
   build?: { context: string; dockerfile: string; args?: Record<string, string> };
   container_name?: string;
   ports?: { target: number; published?: number | string }[];
+  expose?: string[];
   environment?: Record<string, string | number | null>;
   healthcheck?: { test: string[] | string };
   depends_on?: Record<string, { condition: string }>;
@@ -34,7 +35,8 @@ const SERVICES = serviceNames();
 function envWithoutOverrides(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (name.startsWith('BATON_') || name === 'LOG_LEVEL' || name.startsWith('COMPOSE_')) delete env[name];
+    if (name.startsWith('BATON_') || name.startsWith('OTEL_') || name === 'LOG_LEVEL' || name.startsWith('COMPOSE_'))
+      delete env[name];
   }
   return env;
 }
@@ -116,6 +118,22 @@ describe.skipIf(tools.skip)('docker-compose.yml', () => {
       for (const port of entry.ports ?? []) expect(port.published).toBeUndefined();
     },
   );
+
+  it.each(SERVICES)('exports the traces of %s to Jaeger under its own service name', (name) => {
+    const agentId = agentIdOf(name);
+    expect(service(name).environment).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318',
+      OTEL_SDK_DISABLED: 'false',
+      OTEL_SERVICE_NAME: agentId === undefined ? name : `agent.${agentId}`,
+    });
+  });
+
+  it('runs Jaeger all-in-one: OTLP/HTTP inside the network, its UI on the host', () => {
+    const jaeger = service('jaeger');
+    expect(jaeger.image).toMatch(/^jaegertracing\/jaeger:2\./);
+    expect(jaeger.expose).toEqual(['4318']);
+    expect(jaeger.ports).toEqual([{ target: 16686, published: 16686 }]);
+  });
 
   it('publishes the gateway on a host port, with API keys and the replay targets', () => {
     const gateway = service('gateway');

@@ -117,6 +117,10 @@ async function bundle(entries: readonly string[]): Promise<void> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // Node's own conditions only (import/require, node, default), without esbuild's `module`: every
+    // package stays external and Node loads it, so it must be the file Node would pick. The `module`
+    // build of @opentelemetry/api is for bundlers (extensionless imports) and fails under Node.
+    conditions: [],
     banner: { js: BANNER },
     plugins: [externals, ownUrls],
     sourcemap: 'linked',

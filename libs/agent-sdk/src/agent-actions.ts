@@ -1,10 +1,16 @@
 import { BatonError } from '@baton/errors';
 import type { OutputRecord, TopicNames } from '@baton/kafka';
 import { openNegotiation, openingRecords, type NegotiationOpener } from '@baton/negotiation';
-import type { HandoffDataByType, HandoffInstructions, HandoffOutcomeKind, HandoffType } from '@baton/protocol';
+import type {
+  HandoffDataByType,
+  HandoffInstructions,
+  HandoffOutcomeKind,
+  HandoffType,
+  UserInteraction,
+} from '@baton/protocol';
 import { handoffRecord, outcomeRecord, type Handoff, type HandoffServiceContext } from '@baton/runtime';
 import { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
-import { ledgerRecord } from './ledger-entry.js';
+import { ledgerRecord, type ToolCallRecord } from './ledger-entry.js';
 
 /**
  * What AgentActions writes with: the service's codecs and topics, and what requestHandoff needs
@@ -125,6 +131,8 @@ export class AgentActions {
       to?: string | string[];
       data?: HandoffDataByType['ESCALATION'];
       instructions?: HandoffInstructions;
+      /** The conversation the escalation carries, in place of the incoming one (see NextHandoff). */
+      user_interaction_history?: UserInteraction[];
     } = {},
   ): Handoff {
     const strategy = this.incoming.instructions.failure_handling_strategy;
@@ -146,6 +154,9 @@ export class AgentActions {
         action,
         workflow_state: 'ESCALATED',
         instructions: options.instructions ?? carriedInstructions(this.incoming),
+        ...(options.user_interaction_history === undefined
+          ? {}
+          : { user_interaction_history: options.user_interaction_history }),
       },
       'ESCALATED',
     );
@@ -165,8 +176,12 @@ export class AgentActions {
     );
   }
 
-  /** Tells the user something, on the user-replies topic. */
-  replyToUser(text: string): void {
+  /**
+   * Tells the user something, on the user-replies topic. The reply's context carries the
+   * conversation (`user_interaction_history`, the incoming one unless given), so the user's next
+   * message can go back to this agent with it.
+   */
+  replyToUser(text: string, options: { user_interaction_history?: UserInteraction[] } = {}): void {
     const reply = deriveHandoff(
       this.incoming,
       this.agentId,
@@ -175,6 +190,9 @@ export class AgentActions {
         handoff_type: 'NOTIFICATION',
         data: { event_type: 'AGENT_REPLY', message: text },
         action: { action_type: 'REPLY_TO_USER', details: text },
+        ...(options.user_interaction_history === undefined
+          ? {}
+          : { user_interaction_history: options.user_interaction_history }),
       },
       { now: this.now },
     );
@@ -190,8 +208,12 @@ export class AgentActions {
     this.note('COMPLETED');
   }
 
-  /** Records a side effect in the ledger, exactly once for this message. */
-  recordEffect(effect: string, args: Record<string, unknown>): void {
+  /**
+   * Records a side effect in the ledger, exactly once for this message. A model agent's tool call
+   * names itself (`toolCall`): its position in the handling, so one message may record the same
+   * effect at several positions, and the result the tool gave.
+   */
+  recordEffect(effect: string, args: Record<string, unknown>, toolCall?: ToolCallRecord): void {
     this.records.push(
       ledgerRecord(
         this.topics.ledger,
@@ -201,6 +223,7 @@ export class AgentActions {
           agent_id: this.agentId,
           effect,
           args,
+          ...(toolCall === undefined ? {} : { tool_call: toolCall }),
         },
         this.now(),
       ),

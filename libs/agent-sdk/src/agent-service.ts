@@ -80,6 +80,7 @@ export function agentService(
       // Once per service, not per handoff: every handoff's actions share them.
       const actions = { ...context, ...negotiation.senderContext(context) };
       return {
+        agentId: agent.id,
         readsOwnOutputs: agent.readsOwnOutputs,
         resolve: negotiation.resolveInbox(context),
         async handle(handoff, { record, attempt }) {

@@ -46,6 +46,34 @@ describe('deriveHandoff', () => {
     expect(next.payload.data).toEqual(seed.payload.data);
   });
 
+  it('carries the conversation it is given in place of the incoming one', () => {
+    const conversation = [
+      {
+        type: 'CHAT_MESSAGE',
+        sender: 'user',
+        content: 'My router keeps dropping.',
+        timestamp: '2026-11-21T11:59:00.000Z',
+      },
+      {
+        type: 'TOOL_CALL',
+        sender: 'technical_support_agent_pool',
+        content: '{}',
+        timestamp: '2026-11-21T11:59:30.000Z',
+        tool_name: 'transfer_to_level3',
+        tool_call_id: 'c1',
+      },
+    ];
+    const next = deriveHandoff(seed, 'technical_support_agent_pool', {
+      to: 'level3_network_expert_agent_pool',
+      handoff_type: 'ESCALATION',
+      data: structuredClone(seed.payload.data) as never,
+      action: { action_type: 'TRANSFER_TO_LEVEL3', details: 'Model handoff.' },
+      user_interaction_history: conversation,
+    });
+    expect(next.context.user_interaction_history).toEqual(conversation);
+    expect(seed.context.user_interaction_history).not.toEqual(conversation);
+  });
+
   it('correlates with the incoming message when the flow has no correlation id', () => {
     const incoming = parseHandoff({
       ...structuredClone(seed),

@@ -8,6 +8,7 @@ import {
   type Immutable,
   type PreviousAction,
   type Priority,
+  type UserInteraction,
 } from '@baton/protocol';
 
 /** What an agent did with a task, as it appears in context.previous_actions. */
@@ -37,6 +38,12 @@ export interface NextHandoff<T extends HandoffType = HandoffType> {
    * message's are carried forward; another task gets none.
    */
   parent_task_ids?: string[];
+  /**
+   * The conversation the new message carries as context.user_interaction_history, in place of the
+   * incoming one: a model agent's, with its own turns, tool calls and results added. Absent: the
+   * incoming history, unchanged.
+   */
+  user_interaction_history?: UserInteraction[];
 }
 
 /**
@@ -74,6 +81,9 @@ export function deriveHandoff<T extends HandoffType>(
         ...context,
         workflow_state: next.workflow_state ?? context.workflow_state,
         previous_actions: [...context.previous_actions, action],
+        ...(next.user_interaction_history === undefined
+          ? {}
+          : { user_interaction_history: structuredClone(next.user_interaction_history) }),
       },
       payload: { handoff_type: next.handoff_type, data: next.data },
       instructions: next.instructions ?? {},

@@ -3,6 +3,7 @@ export {
   type AgentCardInfo,
   type AgentDefinition,
   type AgentHandler,
+  type AgentHandlers,
   type HandlerContext,
 } from './agent-definition.js';
 // The type of AgentDefinition's `negotiation`, so an agent's definition needs no other import.
@@ -11,6 +12,6 @@ export { agentCard, agentCardInfo, pascalCase, type AgentCardFields } from './ag
 export { AgentActions, USER_RECIPIENT, type AgentActionsContext, type RequestedHandoff } from './agent-actions.js';
 export { agentService } from './agent-service.js';
 export { agentGroupId, controlGroupId } from './agent-groups.js';
-export { runAgent } from './run-agent.js';
+export { runAgent, type AgentFactory } from './run-agent.js';
 export { deriveHandoff, type AgentAction, type NextHandoff } from './derive-handoff.js';
-export { ledgerRecord, parseLedgerEntry, type LedgerEntry } from './ledger-entry.js';
+export { ledgerRecord, parseLedgerEntry, type LedgerEntry, type ToolCallRecord } from './ledger-entry.js';

@@ -1,5 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { OutputRecord } from '@baton/kafka';
+import type { JsonValue } from '@baton/protocol';
+
+/** The model's tool call that caused a ledger entry. */
+export interface ToolCallRecord {
+  /**
+   * `<step>.<index>`: the model call of the handling (from 0) and the call's place in its answer.
+   * With the message_id it names the call across redeliveries: the idempotency key of the effect.
+   */
+  position: string;
+  /** The provider's id of the call. */
+  id: string;
+  /** What the tool answered the model. */
+  result: JsonValue;
+}
 
 /** A side effect an agent performed (execute_refund, execute_order), as recorded in the ledger topic. */
 export interface LedgerEntry {
@@ -11,6 +25,8 @@ export interface LedgerEntry {
   agent_id: string;
   effect: string;
   args: Record<string, unknown>;
+  /** Present when a model agent's tool call performed the effect. */
+  tool_call?: ToolCallRecord;
 }
 
 /**

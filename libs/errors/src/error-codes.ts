@@ -255,6 +255,24 @@ export const ERROR_CATALOGUE = {
     summary:
       'An encrypted personal field cannot be decrypted by a service holding the key ring: its key id is not in the ring even after re-reading the file, or its ciphertext or wrapped data key fails authentication (tampered, truncated, or encrypted under another key with the same id).',
   },
+  MODEL_UNAVAILABLE: {
+    retriable: true,
+    httpStatus: 503,
+    summary:
+      "The language model provider could not answer: rate limited (429), timed out, a server error, unreachable, or it refused the configured API key. Like a Kafka outage, it does not use up the message's retry_count.",
+  },
+  MODEL_REQUEST_REFUSED: {
+    retriable: false,
+    httpStatus: 502,
+    summary:
+      'The language model provider refused the request itself (an HTTP 4xx other than 401, 403, 408, 409 and 429): the conversation is too long for the model, or the model id is unknown.',
+  },
+  MODEL_STEP_LIMIT: {
+    retriable: false,
+    httpStatus: 500,
+    summary:
+      'A model agent called tools for as many steps as it may (BATON_MODEL_MAX_STEPS) without replying or handing off.',
+  },
   ROUTE_NOT_FOUND: {
     retriable: false,
     httpStatus: 404,
@@ -271,3 +289,13 @@ export const ERROR_CATALOGUE = {
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/**
+ * Failures of the platform a message needs, not of the message: consumers retry them for as long
+ * as they last, with backoff, without using up the message's own retry_count.
+ */
+export const OUTAGE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  'KAFKA_UNAVAILABLE',
+  'REGISTRY_UNAVAILABLE',
+  'MODEL_UNAVAILABLE',
+]);

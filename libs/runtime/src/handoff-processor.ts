@@ -7,8 +7,10 @@ import type {
   ProcessingContext,
 } from '@baton/kafka';
 import type { HandoffMessage, Immutable } from '@baton/protocol';
+import { isTracingOn } from '@baton/telemetry';
 import type { HandoffCodec } from '@baton/wire';
 import { BoundedLabelValues, handoffLabels } from './handoff-labels.js';
+import { tracedHandle } from './handoff-span.js';
 
 export type Handoff = Immutable<HandoffMessage>;
 
@@ -21,6 +23,8 @@ export interface HandoffProcessorOptions {
    */
   resolve?(record: ConsumedRecord): Promise<Handoff | undefined>;
   handle(message: Handoff, context: ProcessingContext): Promise<OutputRecord[]>;
+  /** The agent (or `router`) that handles the handoffs, named on their spans as baton.agent_id. */
+  agentId?: string;
   deadLetterOutputs?(context: DeadLetterContext<Handoff>): OutputRecord[];
   /** See MessageProcessor.readsOwnOutputs. */
   readsOwnOutputs?: boolean;
@@ -50,7 +54,10 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
         labels: handoffLabels(message, categories),
       };
     },
-    process: (message, context) => options.handle(message.value, context),
+    process: (message, context) =>
+      isTracingOn()
+        ? tracedHandle(message.value, options.agentId, () => options.handle(message.value, context))
+        : options.handle(message.value, context),
     deadLetterOutputs: options.deadLetterOutputs,
     readsOwnOutputs: options.readsOwnOutputs,
   };

@@ -11,7 +11,7 @@ export { HttpServer, type HttpServerOptions, type HttpTls } from './chassis/http
 export { runService } from './chassis/run-service.js';
 export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
-export { HandoffPublisher, type PublishedRecord } from './handoff-publisher.js';
+export { HandoffPublisher, type PublishedRecord, type PublishOptions } from './handoff-publisher.js';
 export { outcomeRecord, OUTCOME_EVENT_TYPE_PREFIX, type OutcomeFacts } from './outcome-record.js';
 export { messageStages, personalDataContextStage, personalDataKeyRing } from './message-stages.js';
 export { loadServiceConfig, integerSetting, type ServiceConfig } from './service-config.js';

@@ -148,7 +148,8 @@ class RouterRegistry {
 /**
  * The router: consumes the inbound topic and dispatches each handoff to the inbox of the agent
  * its routing table names, or (with `discovery`) a live agent with the capability it asks for.
- * The record goes on byte for byte, with its headers and the routing decision added. A handoff
+ * The record goes on byte for byte, with its headers and the routing decision added (and, with
+ * tracing on, a traceparent naming the router's own span, so its hop shows in the trace). A handoff
  * with no route goes to the dead-letter topic with NO_ROUTE; one whose agent has no live instance
  * goes to the rule's or the table's fallback, else to the dead-letter topic with NO_LIVE_AGENT.
  * With a sender policy, a handoff whose metadata.sender_id may not send its handoff_type to an
@@ -165,6 +166,7 @@ export function routerService(
     sourceTopic: (topics) => topics.inbound,
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
     createProcessor: ({ topics, outcomeCodec }) => ({
+      agentId: ROUTER_ID,
       async handle(message, { record }) {
         const decision = routeHandoff(table, message, registry.liveness());
         if (decision.kind === 'no-route') {

@@ -1,4 +1,9 @@
 import { runAgent } from '@baton/agent-sdk';
-import { agent } from './agent.js';
+import { modelAgentFromEnv } from '@baton/model-agents';
+import { agent, SALES_AGENT } from './agent.js';
+import { modelSalesAgent } from './model-agent.js';
 
-await runAgent(agent);
+await runAgent({
+  id: SALES_AGENT,
+  create: async (logger) => (await modelAgentFromEnv(modelSalesAgent, logger)) ?? agent,
+});

@@ -1,5 +1,5 @@
 import { defineAgent } from '@baton/agent-sdk';
-import { relayHumanAnswer } from './relay-human-answer.js';
+import { relayAnswer } from './relay-human-answer.js';
 import { triageRequest } from './triage-request.js';
 
 export const TRIAGE_AGENT = 'triage_agent';
@@ -44,9 +44,6 @@ export const agent = defineAgent({
       act.escalate(action, { to, data, instructions });
       if (decision.reply !== undefined) act.replyToUser(decision.reply);
     },
-    PROVIDE_INFORMATION(handoff, act) {
-      act.replyToUser(relayHumanAnswer(handoff.payload.data));
-      act.complete(`Relayed ${handoff.metadata.sender_id}'s answer to the customer.`);
-    },
+    PROVIDE_INFORMATION: relayAnswer,
   },
 });

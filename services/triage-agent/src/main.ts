@@ -1,4 +1,9 @@
 import { runAgent } from '@baton/agent-sdk';
-import { agent } from './agent.js';
+import { modelAgentFromEnv } from '@baton/model-agents';
+import { agent, TRIAGE_AGENT } from './agent.js';
+import { modelTriageAgent } from './model-agent.js';
 
-await runAgent(agent);
+await runAgent({
+  id: TRIAGE_AGENT,
+  create: async (logger) => (await modelAgentFromEnv(modelTriageAgent, logger)) ?? agent,
+});

@@ -1,3 +1,4 @@
+import type { AgentHandler } from '@baton/agent-sdk';
 import type { Immutable, ProvideInformationData } from '@baton/protocol';
 
 export const DEFAULT_HUMAN_REPLY = 'A supervisor has reviewed your request.';
@@ -10,3 +11,9 @@ export function relayHumanAnswer(data: Immutable<ProvideInformationData>): strin
   const note = data.provided_info.note;
   return typeof note === 'string' && note.trim() !== '' ? `A supervisor writes: ${note.trim()}` : DEFAULT_HUMAN_REPLY;
 }
+
+/** Triage's PROVIDE_INFORMATION: the human agent's answer to its escalation goes to the customer. */
+export const relayAnswer: AgentHandler<'PROVIDE_INFORMATION'> = (handoff, act) => {
+  act.replyToUser(relayHumanAnswer(handoff.payload.data));
+  act.complete(`Relayed ${handoff.metadata.sender_id}'s answer to the customer.`);
+};

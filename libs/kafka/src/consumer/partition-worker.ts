@@ -1,8 +1,10 @@
 import type { Producer } from 'kafkajs';
-import { BatonError, isBatonError } from '@baton/errors';
+import { BatonError, OUTAGE_CODES, isBatonError } from '@baton/errors';
+import { isTracingOn } from '@baton/telemetry';
 import { deadLetterHeaders } from '../headers/dead-letter-headers.js';
 import { isReplay } from '../headers/replay-headers.js';
 import { backoffDelayMs, type BackoffPolicy } from './backoff.js';
+import { tracedAttempt } from './consume-span.js';
 import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
 import type { ConsumerObserver, MessageLabels } from './consumer-events.js';
 import type { ConsumerTuning } from './consumer-tuning.js';
@@ -39,12 +41,6 @@ export interface PartitionWorkerSettings<T> {
 
 /** Records without a key share one ordering lane. */
 const NO_KEY = '\u0000no-key';
-
-/**
- * Failures of the platform, not of the message: they are retried for as long as they last
- * (with backoff) and do not use up the message's own retry_count.
- */
-const INFRASTRUCTURE_CODES = new Set(['KAFKA_UNAVAILABLE', 'REGISTRY_UNAVAILABLE']);
 
 // Kafka's answers when a newer owner of the transactional id has taken over.
 const FENCED = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED']);
@@ -198,7 +194,10 @@ export class PartitionWorker<T> {
     let outcome: Finished | RetryLater;
     try {
       if (this.hasStopped()) return;
-      outcome = await this.attempt(record, attempt);
+      // Asked per message, so a service without tracing makes no span objects on this path.
+      outcome = isTracingOn()
+        ? await tracedAttempt(record, this.settings.groupId, attempt, () => this.attempt(record, attempt))
+        : await this.attempt(record, attempt);
     } finally {
       concurrency.release();
     }
@@ -235,7 +234,7 @@ export class PartitionWorker<T> {
         attempt,
         nextAttempt,
       });
-      if (INFRASTRUCTURE_CODES.has(error.code)) return retry(attempt);
+      if (OUTAGE_CODES.has(error.code)) return retry(attempt);
       const retryLimit = message?.retryLimit ?? this.settings.defaultRetryLimit;
       if (error.retriable && attempt <= retryLimit) return retry(attempt + 1);
       const final =
