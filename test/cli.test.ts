@@ -100,6 +100,30 @@ describe('baton publish, task, agents', () => {
     });
   });
 
+  it('follows a task as it runs: --follow prints each step and the reply as they happen', async () => {
+    const taskId = uniqueName('follow');
+    // Started before the task has an event: it is followed from its first.
+    const following = baton(['task', taskId, '--follow', '--max', '3', '--json']);
+    const published = await baton(['publish', '-'], {
+      token: TOKENS.publisher,
+      input: JSON.stringify(setup.probeHandoff(taskId, { seq: 21, reply: 'Done.' })),
+    });
+    expect(published.code).toBe(0);
+    const run = await following;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(`following task ${taskId} (Ctrl-C to stop)\n`);
+    const events = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; event: string; data: { outcome?: string; message?: string } });
+    expect(events.map((event) => event.data.outcome ?? `reply: ${event.data.message}`).sort()).toEqual([
+      'COMPLETED',
+      'ROUTED',
+      'reply: Done.',
+    ]);
+    expect(events.at(-1)?.id).toMatch(/^\d+\.\d+$/);
+  });
+
   it('publishes from standard input, with - and with no operand, and prints the raw answer with --json', async () => {
     const first = uniqueName('task');
     const dash = await baton(['publish', '-', '--json'], {
@@ -143,16 +167,29 @@ describe('baton publish, task, agents', () => {
     expect(missing.stderr).toBe(`error TASK_NOT_FOUND at /task_id: no event of task "${taskId}"\n`);
   });
 
+  it('prints the overview the gateway answers: attention, agents, dead letters, outcomes', async () => {
+    const run = await baton(['overview']);
+    expect(run.code).toBe(0);
+    const json = JSON.parse((await baton(['overview', '--json'])).stdout);
+    expect(Object.keys(json).sort()).toEqual(['agents', 'attention', 'dead_letters', 'generated_at', 'outcomes']);
+    expect(run.stdout).toMatch(/^attention: none\n|^attention:\n/);
+    expect(run.stdout).toContain(`\n${PROBE} `);
+    expect(run.stdout).toContain(`dead letters: ${json.dead_letters.total} (`);
+    expect(run.stdout).toContain(`outcomes per minute, last ${json.outcomes.window_minutes} minutes (UTC):\n`);
+  });
+
   it('lists the agents and the router, up, with their instances', async () => {
     const run = await baton(['agents']);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^AGENT +STATUS +STATE +INSTANCES +INSTANCE \(HOST\) +GROUP$/);
+    expect(lines[0]).toMatch(/^AGENT +STATUS +STATE +LIVE +LAG +INSTANCES +INSTANCE \(HOST\) +GROUP$/);
     expect(lines).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^router +up +\w+ +1 +cli-router \(/),
+        expect.stringMatching(/^router +up +\w+ +- +\d+ +1 +cli-router \(/),
         expect.stringMatching(
-          new RegExp(`^${PROBE} +up +\\w+ +1 +cli-probe \\(.*${setup.rig.topics.prefix}\\.agent\\.${PROBE}$`),
+          new RegExp(
+            `^${PROBE} +up +\\w+ +yes +\\d+ +1 +cli-probe \\(.*${setup.rig.topics.prefix}\\.agent\\.${PROBE}$`,
+          ),
         ),
       ]),
     );

@@ -113,6 +113,8 @@ describe('gateway: publishing and timelines', () => {
     expect(answer.status).toBe(200);
     const byId = Object.fromEntries(answer.body.agents.map((agent: { agent_id: string }) => [agent.agent_id, agent]));
     expect(byId.router).toMatchObject({ up: true, instances: [{ instance_id: 'gateway-router' }] });
+    // How much waits in what each consumes: the inbound topic, the inbox (transaction markers count).
+    expect([typeof byId.router.lag, typeof byId[PROBE].lag]).toEqual(['number', 'number']);
     expect(byId[PROBE]).toMatchObject({
       up: true,
       group_id: `${setup.rig.topics.prefix}.agent.${PROBE}`,

@@ -9,3 +9,5 @@ export { startOwnBroker } from './own-broker.js';
 export { runBaton, type CliRun, type CliRunOptions } from './cli-process.js';
 export { errorAnswer, routeNotFound } from './error-answer.js';
 export { TestSigningKeys } from './signing-keys.js';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+export { floodRouterDeadLetters } from './dead-letter-flood.js';

@@ -11,6 +11,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   tail: async () => (await import('./commands/tail.js')).tail,
   task: async () => (await import('./commands/task.js')).task,
   agents: async () => (await import('./commands/agents.js')).agents,
+  overview: async () => (await import('./commands/overview.js')).overview,
   'dlq list': async () => (await import('./commands/dlq.js')).dlqList,
   'dlq messages': async () => (await import('./commands/dlq.js')).dlqMessages,
   'dlq show': async () => (await import('./commands/dlq.js')).dlqShow,

@@ -49,6 +49,50 @@ export class GatewayClient {
     return this.request<T>('POST', path, body);
   }
 
+  /**
+   * The text/event-stream at `path`, chunk by chunk, until the gateway ends it or `signal` aborts;
+   * `lastEventId` resumes it where an earlier stream stopped. No timeout: a stream lasts.
+   */
+  async *stream(path: string, options: { lastEventId?: string; signal: AbortSignal }): AsyncGenerator<string> {
+    const url = `${this.baseUrl}${path}`;
+    let response: Response;
+    try {
+      response = await this.fetch(url, {
+        headers: {
+          accept: 'text/event-stream',
+          ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
+          ...(options.lastEventId === undefined ? {} : { 'last-event-id': options.lastEventId }),
+        },
+        signal: options.signal,
+      });
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+    if (!response.ok) throw this.answerError(response.status, parsedBody(await response.text().catch(() => '')));
+    if (response.body === null) return;
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      yield decoder.decode(chunk, { stream: true });
+    }
+  }
+
+  private unreachable(error: unknown): CliError {
+    return new CliError('GATEWAY_UNAVAILABLE', `cannot reach the gateway at ${this.baseUrl}: ${reasonOf(error)}`, {
+      exitCode: EXIT.UNAVAILABLE,
+      cause: error,
+    });
+  }
+
+  private answerError(status: number, parsed: unknown): CliError {
+    const error = apiError(status, parsed);
+    if (error.code === 'UNAUTHENTICATED' && !this.options.token) {
+      return new CliError(error.code, `${error.message} (give --token or set BATON_TOKEN)`, {
+        exitCode: error.exitCode,
+      });
+    }
+    return error;
+  }
+
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const url = `${this.baseUrl}${path}`;
     let response: Response;
@@ -64,33 +108,26 @@ export class GatewayClient {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (error) {
-      throw new CliError('GATEWAY_UNAVAILABLE', `cannot reach the gateway at ${this.baseUrl}: ${reasonOf(error)}`, {
-        exitCode: EXIT.UNAVAILABLE,
-        cause: error,
-      });
+      throw this.unreachable(error);
     }
     const text = await response.text().catch(() => '');
-    let parsed: unknown = text;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // Not JSON: kept as text for the error message.
-    }
-    if (!response.ok) {
-      const error = apiError(response.status, parsed);
-      if (error.code === 'UNAUTHENTICATED' && !this.options.token) {
-        throw new CliError(error.code, `${error.message} (give --token or set BATON_TOKEN)`, {
-          exitCode: error.exitCode,
-        });
-      }
-      throw error;
-    }
+    const parsed = parsedBody(text);
+    if (!response.ok) throw this.answerError(response.status, parsed);
     if (typeof parsed === 'string') {
       throw new CliError('GATEWAY_ANSWER_INVALID', `${method} ${path} answered ${response.status} with no JSON`, {
         exitCode: EXIT.UNAVAILABLE,
       });
     }
     return parsed as T;
+  }
+}
+
+/** An answer's body as JSON, or as the text it is when it is not JSON (kept for the error message). */
+function parsedBody(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return text;
   }
 }
 

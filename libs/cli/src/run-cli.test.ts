@@ -158,6 +158,110 @@ describe('runCli with a fake gateway', () => {
     expect(JSON.parse(json.stdout)).toEqual(answer);
   });
 
+  it('follows a task: each step and reply as a line, resuming after the last event when the stream breaks', async () => {
+    const step = (message_id: string, outcome: string) =>
+      JSON.stringify({
+        kind: 'outcome',
+        time: '2026-11-24T10:00:00.000Z',
+        message_id,
+        handoff_type: 'TASK_TRANSFER',
+        agent_id: 'router',
+        outcome,
+      });
+    const streams = [
+      `retry: 1000\n\nid: 1.0\nevent: step\ndata: ${step('m1', 'ROUTED')}\n\nid: 1.1\nevent: reply\ndata: ` +
+        `{"kind":"reply","time":"2026-11-24T10:00:01.000Z","agent_id":"triage_agent","message":"Which item?"}\n\n`,
+      `id: 2.1\nevent: step\ndata: ${step('m2', 'COMPLETED')}\n\n`,
+    ];
+    const resumedFrom: (string | undefined)[] = [];
+    const fetch = (async (url: string, init: RequestInit) => {
+      expect(url).toBe('http://gw/v1/tasks/t-9/events');
+      resumedFrom.push((init.headers as Record<string, string>)['last-event-id']);
+      // Each stream ends after its events, as a gateway that restarts would end it.
+      return new Response(streams.shift() ?? '', { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }) as unknown as typeof globalThis.fetch;
+    const result = await run(['task', 't-9', '--follow', '--max', '3'], fetch);
+    expect(result.code).toBe(EXIT.OK);
+    expect(result.stdout.split('\n')).toEqual([
+      '2026-11-24T10:00:00.000Z  router  ROUTED  TASK_TRANSFER  m1',
+      '2026-11-24T10:00:01.000Z  triage_agent  REPLY  Which item?',
+      '2026-11-24T10:00:00.000Z  router  COMPLETED  TASK_TRANSFER  m2',
+      '',
+    ]);
+    expect(resumedFrom).toEqual([undefined, '1.1']);
+  });
+
+  it('prints the overview: attention first, the agents, dead letters by code and topic, outcomes per minute', async () => {
+    const answer = {
+      generated_at: '2026-11-24T10:15:00.000Z',
+      attention: [
+        { kind: 'dead_letters', subject: 'b.handoffs.inbound.dlq', detail: '2 dead letters from b.handoffs.inbound' },
+      ],
+      agents: [
+        {
+          agent_id: 'router',
+          group_id: 'b.router',
+          up: true,
+          state: 'Stable',
+          lag: 0,
+          instances: [{ instance_id: 'r1', host: 'h' }],
+          live: null,
+          card: null,
+          registrations: [],
+        },
+        {
+          agent_id: 'sales_agent',
+          group_id: 'b.agent.sales_agent',
+          up: true,
+          state: 'Stable',
+          lag: 4,
+          instances: [{ instance_id: 's1', host: 'h' }],
+          live: true,
+          card: null,
+          registrations: [],
+        },
+      ],
+      dead_letters: {
+        total: 2,
+        by_error_code: [{ error_code: 'NO_ROUTE', count: 2 }],
+        by_topic: [{ topic: 'b.handoffs.inbound.dlq', source_topic: 'b.handoffs.inbound', count: 2 }],
+        empty_topics: 3,
+      },
+      outcomes: {
+        window_minutes: 2,
+        per_minute: [
+          { minute: '2026-11-24T10:14:00.000Z', outcomes: { ROUTED: 3 } },
+          { minute: '2026-11-24T10:15:00.000Z', outcomes: { ROUTED: 1, COMPLETED: 12 } },
+        ],
+      },
+    };
+    const gateway = fakeGateway({ 'GET /v1/overview': () => ({ status: 200, body: answer }) });
+    const result = await run(['overview'], gateway.fetch);
+    expect(result.code).toBe(EXIT.OK);
+    expect(result.stdout.split('\n')).toEqual([
+      'attention:',
+      '  KIND          SUBJECT                 DETAIL',
+      '  dead_letters  b.handoffs.inbound.dlq  2 dead letters from b.handoffs.inbound',
+      '',
+      'AGENT        STATUS  STATE   LIVE  LAG  INSTANCES  INSTANCE (HOST)  GROUP',
+      'router       up      Stable  -       0          1  r1 (h)           b.router',
+      'sales_agent  up      Stable  yes     4          1  s1 (h)           b.agent.sales_agent',
+      '',
+      'dead letters: 2 (1 topic holds some, 3 empty)',
+      'ERROR_CODE  COUNT',
+      'NO_ROUTE        2',
+      '',
+      'DLQ_TOPIC               COUNT',
+      'b.handoffs.inbound.dlq      2',
+      '',
+      'outcomes per minute, last 2 minutes (UTC):',
+      'MINUTE  ROUTED  COMPLETED',
+      '10:14        3          0',
+      '10:15        1         12',
+      '',
+    ]);
+  });
+
   it('prints the gateway error with its path and exits 2, never printing the token', async () => {
     const gateway = fakeGateway({});
     const result = await run(['task', 'nope'], gateway.fetch);

@@ -194,6 +194,18 @@ export interface AgentStatus {
   up: boolean;
   /** The group coordinator's state: Stable, PreparingRebalance, CompletingRebalance, Empty, Dead. */
   state: string;
+  /**
+   * Handoffs waiting: offsets between the group's committed positions and the end of its inbox (the
+   * router's: the inbound topic); null when the topic cannot be read yet.
+   */
+  lag: number | null;
+  /**
+   * Negotiation messages waiting: the same, of the agent's control consumer group on its control
+   * topic; null for the router, and when the agent has no control consumer group yet.
+   */
+  control_lag: number | null;
+  /** The outcomes it reported over the overview's window (15 minutes), by outcome. */
+  recent_outcomes: Record<string, number>;
   /** The consumer group's members; `live` and `last_heartbeat_at` when the member has registered. */
   instances: { instance_id: string; host: string; live?: boolean; last_heartbeat_at?: string }[];
   /** At least one registered instance is live; null when the agent has no registration (the router). */
@@ -223,6 +235,18 @@ export interface DeadLetterTopicSummary {
   source_topic: string;
   /** Every record read from the topic, including those no longer kept in memory. */
   count: number;
+}
+
+/** `GET /v1/dead-letters/stats`: totals across every DLQ topic. */
+export interface DeadLetterStats {
+  /** Every dead letter read, across the topics. */
+  total: number;
+  /** By error code, most first. */
+  by_error_code: { error_code: string; count: number }[];
+  /** The topics holding dead letters, most first; the empty ones are left out. */
+  by_topic: DeadLetterTopicSummary[];
+  /** How many DLQ topics hold none. */
+  empty_topics: number;
 }
 
 export interface DeadLetterSummary {
@@ -329,4 +353,38 @@ export interface AuditEntry {
   new_message_id?: boolean;
   target_topic?: string;
   outcome: string;
+}
+
+/** An agent's reply to the user, as a task's event stream carries it (`event: reply`). */
+export interface UserReply {
+  kind: 'reply';
+  message_id: string;
+  time: string;
+  agent_id: string;
+  message: string;
+}
+
+/** Something the overview says an operator should look at. */
+export interface AttentionItem {
+  kind: 'agent_down' | 'agent_not_live' | 'dead_letters';
+  /** The agent or the DLQ topic. */
+  subject: string;
+  detail: string;
+}
+
+/** The outcomes of one minute: how many handoffs ended in each outcome, by the events' own times. */
+export interface MinuteOutcomes {
+  /** The minute's start, ISO 8601. */
+  minute: string;
+  outcomes: Record<string, number>;
+}
+
+/** `GET /v1/overview` */
+export interface OverviewAnswer {
+  generated_at: string;
+  /** Most serious first; empty when all is well. */
+  attention: AttentionItem[];
+  agents: AgentStatus[];
+  dead_letters: DeadLetterStats;
+  outcomes: { window_minutes: number; per_minute: MinuteOutcomes[] };
 }

@@ -22,6 +22,11 @@ export type {
   AgentRegistrationAnswer,
   DeadLetterFilterParameters,
   DeadLetterTopicSummary,
+  DeadLetterStats,
+  UserReply,
+  AttentionItem,
+  MinuteOutcomes,
+  OverviewAnswer,
   DeadLetterSummary,
   DeadLetterDetail,
   ReplayResult,
@@ -32,3 +37,4 @@ export type {
   AuditEntry,
 } from './answers.js';
 export { AUDIT_ACTIONS, REPLAY_JOB_STATES } from './answers.js';
+export { SseParser, type SseEvent } from './sse-parser.js';

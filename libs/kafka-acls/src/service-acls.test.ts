@@ -80,13 +80,14 @@ describe('serviceAcls', () => {
     );
   });
 
-  it('gateway: publishes, replays, reads timelines, dead letters, audit and registry, opens negotiations', () => {
+  it('gateway: publishes, replays, reads timelines and replies, dead letters, audit and registry, opens negotiations', () => {
     expect(of('gateway').grants).toEqual(
       grants([
         ['topic', 'literal', 'p.handoffs.inbound', 'W C D DC'],
         ['topic', 'literal', 'p.agent.a.inbox', 'W'],
         ['topic', 'literal', 'p.agent.b.inbox', 'W'],
         ['topic', 'literal', 'p.events', 'R W C D DC'],
+        ['topic', 'literal', 'p.user.replies', 'R C D DC'],
         ['topic', 'literal', 'p.contexts', 'W C D DC'],
         ['topic', 'literal', 'p.audit', 'R W C D DC'],
         ['topic', 'literal', 'p.agents', 'R C D DC'],

@@ -121,6 +121,8 @@ function gatewayGrants(topics: TopicNames, topology: Topology): Grants {
   for (const agent of agents) grants.topic(topics.agentInbox(agent.agentId), 'write');
   // Task timelines; opening negotiations (POST /v1/negotiations) writes the request and staged context.
   grants.topic(topics.events, 'read', 'write', CREATE);
+  // The agents' replies to the user, streamed with a task's steps (GET /v1/tasks/{task_id}/events).
+  grants.topic(topics.userReplies, 'read', CREATE);
   grants.topic(topics.contexts, 'write', CREATE);
   grants.topic(topics.audit, 'read', 'write', CREATE);
   grants.topic(topics.agents, 'read', CREATE);

@@ -7,6 +7,7 @@
 export {
   TaskBook,
   STATUS_TABLE,
+  taskIdOf,
   TASK_STATUSES,
   transitionOf,
   type OutcomeEvent,

@@ -220,6 +220,16 @@ describe('TaskBook: parents and children', () => {
 });
 
 describe('TaskBook: lists and counts', () => {
+  it("lists a flow's tasks by its correlation id: events correlated with it, and the message that started it", () => {
+    const book = fold([
+      event('t-start', 'ROUTED', { message_id: 'flow-1' }),
+      event('t-next', 'HANDED_OFF', { correlation_id: 'flow-1' }),
+      event('t-other', 'ROUTED', { correlation_id: 'flow-2' }),
+    ]);
+    expect(book.list({ correlationId: 'flow-1' }).map((task) => task.task_id)).toEqual(['t-next', 't-start']);
+    expect(book.list({ correlationId: 'flow-3' })).toEqual([]);
+  });
+
   it('lists by task_id, filtered by status and limited', () => {
     const book = fold([
       event('b', 'COMPLETED'),

@@ -338,10 +338,21 @@ export class TaskBook {
     };
   }
 
-  /** Tasks with at least one event, by task_id; `status` filters. */
-  list(options: { status?: TaskStatus; limit?: number } = {}): TaskSummary[] {
+  /**
+   * Tasks with at least one event, by task_id; `status` filters, and `correlationId` keeps the tasks
+   * of one flow: an event correlated with it, or the message that started it (whose id the flow's
+   * correlation_id is when the message had none).
+   */
+  list(options: { status?: TaskStatus; limit?: number; correlationId?: string } = {}): TaskSummary[] {
+    const { correlationId } = options;
+    const inFlow = (task: TaskRecord): boolean =>
+      correlationId === undefined ||
+      task.timeline.some((entry) => entry.message_id === correlationId || correlationOf(entry) === correlationId);
     const ids = [...this.tasks.values()]
-      .filter((task) => task.timeline.length > 0 && (options.status === undefined || task.status === options.status))
+      .filter(
+        (task) =>
+          task.timeline.length > 0 && (options.status === undefined || task.status === options.status) && inFlow(task),
+      )
       .map((task) => task.task_id)
       .sort();
     return ids.slice(0, options.limit ?? ids.length).map((id) => this.summaryOf(this.tasks.get(id) as TaskRecord));
@@ -415,7 +426,12 @@ export class TaskBook {
   }
 }
 
-function taskIdOf(event: TaskEvent): string {
+function correlationOf(entry: TimelineEntry): string | undefined {
+  return entry.kind === 'staged' ? undefined : entry.correlation_id;
+}
+
+/** The task a record of the events topic belongs to. */
+export function taskIdOf(event: TaskEvent): string {
   if (event.kind === 'lifecycle') return event.value.task_id ?? '';
   return event.value.task_id;
 }

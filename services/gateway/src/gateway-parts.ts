@@ -8,6 +8,8 @@ import type { NegotiationSubmitter } from './publishing/negotiation-submitter.js
 import type { ReplayJobs } from './replay/replay-jobs.js';
 import type { Replayer } from './replay/replayer.js';
 import type { TaskBook } from '@baton/task-tracking';
+import type { OutcomeRates } from './timeline/outcome-rates.js';
+import type { TaskStreams } from './timeline/task-streams.js';
 
 /** What the gateway's routes work with. */
 export interface GatewayParts {
@@ -16,6 +18,10 @@ export interface GatewayParts {
   negotiations: NegotiationSubmitter;
   /** Each task's fold of the events topic, bounded by BATON_TIMELINE_TASKS. */
   tasks: TaskBook;
+  /** The open streams of tasks' steps and replies (GET /v1/tasks/{task_id}/events). */
+  taskStreams: TaskStreams;
+  /** Handoff outcomes per minute, recent minutes only: the overview's rates. */
+  outcomeRates: OutcomeRates;
   listAgents(): Promise<AgentStatus[]>;
   deadLetters: DeadLetterStore;
   audit: AuditTrail;

@@ -6,6 +6,9 @@ export const AGENT_COLUMNS: readonly Column<AgentStatus>[] = [
   { header: 'AGENT', value: (agent) => agent.agent_id },
   { header: 'STATUS', value: (agent) => (agent.up ? 'up' : 'down') },
   { header: 'STATE', value: (agent) => agent.state },
+  // The registry's word: null for the router, which does not register.
+  { header: 'LIVE', value: (agent) => (agent.live === null ? undefined : agent.live ? 'yes' : 'no') },
+  { header: 'LAG', value: (agent) => agent.lag, align: 'right' },
   { header: 'INSTANCES', value: (agent) => agent.instances.length, align: 'right' },
   {
     header: 'INSTANCE (HOST)',
@@ -14,7 +17,7 @@ export const AGENT_COLUMNS: readonly Column<AgentStatus>[] = [
   { header: 'GROUP', value: (agent) => agent.group_id },
 ];
 
-/** `baton agents`: each agent and the router, up or down, with their instances. */
+/** `baton agents`: each agent and the router, up or down, live, what waits for it, with their instances. */
 export const agents: Command = async (context) => {
   const answer = await context.gateway().get<{ agents: AgentStatus[] }>('/v1/agents');
   if (context.json) return context.printJson(answer);

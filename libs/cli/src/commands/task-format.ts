@@ -40,6 +40,13 @@ export const TIMELINE_COLUMNS: readonly Column<TimelineEvent>[] = [
   { header: 'DETAIL', value: detailOf },
 ];
 
+/** One step as one line, its columns' values in their order: what `baton task --follow` prints. */
+export function formatTimelineStep(step: TimelineEvent): string {
+  return TIMELINE_COLUMNS.map((column) => column.value(step))
+    .filter((value) => value !== undefined && value !== '')
+    .join('  ');
+}
+
 /** Why an attempt ended: completed, rejected, failed; nothing while it is under way. */
 function attemptEnd(attempt: HandoffAttemptAnswer): string | undefined {
   if (attempt.completed_at !== undefined) return 'completed';

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCard, RegisteredAgent } from '@baton/agent-registry';
-import { agentDirectory, agentIdOfGroup, agentStatus } from './agent-directory.js';
+import {
+  agentDirectory,
+  agentIdOfControlGroup,
+  agentIdOfGroup,
+  agentStatus,
+  consumedTopicOf,
+} from './agent-directory.js';
 
 const members = [
   { clientId: 'sales-2', host: '10.0.0.2', memberId: 'm2' },
@@ -55,11 +61,14 @@ describe('agent directory', () => {
   });
 
   it('is up while the group has members, listing each instance', () => {
-    expect(agentStatus('baton', { groupId: 'baton.agent.sales_agent', state: 'Stable', members })).toEqual({
+    expect(agentStatus('baton', { groupId: 'baton.agent.sales_agent', state: 'Stable', members, lag: 7 })).toEqual({
       agent_id: 'sales_agent',
       group_id: 'baton.agent.sales_agent',
       up: true,
       state: 'Stable',
+      lag: 7,
+      control_lag: null,
+      recent_outcomes: {},
       instances: [
         { instance_id: 'sales-1', host: '10.0.0.1' },
         { instance_id: 'sales-2', host: '10.0.0.2' },
@@ -68,7 +77,23 @@ describe('agent directory', () => {
       card: null,
       registrations: [],
     });
-    expect(agentStatus('baton', { groupId: 'baton.agent.sales_agent', state: 'Empty', members: [] }).up).toBe(false);
+    expect(agentStatus('baton', { groupId: 'baton.agent.sales_agent', state: 'Empty', members: [] })).toMatchObject({
+      up: false,
+      lag: null,
+    });
+  });
+
+  it("tells an agent's control consumer group from its inbox's", () => {
+    expect(agentIdOfControlGroup('baton', 'baton.agent.sales_agent.control')).toBe('sales_agent');
+    expect(agentIdOfControlGroup('baton', 'baton.agent.sales_agent')).toBeUndefined();
+    expect(agentIdOfControlGroup('baton', 'baton.router.control')).toBeUndefined();
+    expect(agentIdOfControlGroup('baton', 'baton.agent.sales_agent.registry.x')).toBeUndefined();
+  });
+
+  it("names the topic each group consumes, for its lag: an agent's inbox, the router's inbound topic", () => {
+    expect(consumedTopicOf('baton', 'sales_agent')).toBe('baton.agent.sales_agent.inbox');
+    expect(consumedTopicOf('baton', 'router')).toBe('baton.handoffs.inbound');
+    expect(consumedTopicOf('baton', undefined)).toBeUndefined();
   });
 
   it('adds the card and the liveness of each registered instance', () => {

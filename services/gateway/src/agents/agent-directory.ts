@@ -1,6 +1,6 @@
 import type { RegisteredAgent } from '@baton/agent-registry';
 import type { AgentStatus } from '@baton/gateway-api';
-import { describeConsumerGroups, type ConsumerGroupStatus, type KafkaClient } from '@baton/kafka';
+import { describeConsumerGroups, topicNames, type ConsumerGroupStatus, type KafkaClient } from '@baton/kafka';
 
 /**
  * The agent id a consumer group belongs to: `<prefix>.agent.<id>` for agents, `<prefix>.router`
@@ -10,6 +10,19 @@ export function agentIdOfGroup(prefix: string, groupId: string): string | undefi
   if (groupId === `${prefix}.router`) return 'router';
   const agent = groupId.startsWith(`${prefix}.agent.`) ? groupId.slice(`${prefix}.agent.`.length) : '';
   return agent !== '' && !agent.includes('.') ? agent : undefined;
+}
+
+/** The agent whose control consumer group `groupId` is: `<prefix>.agent.<id>.control`. */
+export function agentIdOfControlGroup(prefix: string, groupId: string): string | undefined {
+  const agent = groupId.endsWith('.control') ? agentIdOfGroup(prefix, groupId.slice(0, -'.control'.length)) : undefined;
+  return agent === 'router' ? undefined : agent;
+}
+
+/** The topic an agent's group consumes: its inbox, or the router's inbound topic. */
+export function consumedTopicOf(prefix: string, agentId: string | undefined): string | undefined {
+  if (agentId === undefined) return undefined;
+  const topics = topicNames(prefix);
+  return agentId === 'router' ? topics.inbound : topics.agentInbox(agentId);
 }
 
 /**
@@ -28,6 +41,9 @@ export function agentStatus(
     group_id: group.groupId,
     up: group.members.length > 0,
     state: group.state,
+    lag: group.lag ?? null,
+    control_lag: null,
+    recent_outcomes: {},
     instances: group.members
       .map((member) => {
         const registration = byInstance.get(member.clientId);
@@ -103,7 +119,34 @@ export async function listAgents(
   kafka: KafkaClient,
   prefix: string,
   registry: () => AgentRegistrySnapshot,
+  recentOutcomes: () => ReadonlyMap<string, Record<string, number>> = () => new Map(),
 ): Promise<AgentStatus[]> {
-  const groups = await describeConsumerGroups(kafka, (groupId) => agentIdOfGroup(prefix, groupId) !== undefined);
-  return agentDirectory(prefix, groups, registry());
+  const topics = topicNames(prefix);
+  const groups = await describeConsumerGroups(
+    kafka,
+    (groupId) => agentIdOfGroup(prefix, groupId) !== undefined || agentIdOfControlGroup(prefix, groupId) !== undefined,
+    (groupId) => {
+      const controlled = agentIdOfControlGroup(prefix, groupId);
+      return controlled === undefined
+        ? consumedTopicOf(prefix, agentIdOfGroup(prefix, groupId))
+        : topics.agentControl(controlled);
+    },
+  );
+  const controlLags = new Map(
+    groups.flatMap((group) => {
+      const agentId = agentIdOfControlGroup(prefix, group.groupId);
+      return agentId === undefined ? [] : [[agentId, group.lag ?? null] as const];
+    }),
+  );
+  const agents = agentDirectory(
+    prefix,
+    groups.filter((group) => agentIdOfControlGroup(prefix, group.groupId) === undefined),
+    registry(),
+  );
+  const outcomes = recentOutcomes();
+  return agents.map((agent) => ({
+    ...agent,
+    control_lag: controlLags.get(agent.agent_id) ?? null,
+    recent_outcomes: outcomes.get(agent.agent_id) ?? {},
+  }));
 }

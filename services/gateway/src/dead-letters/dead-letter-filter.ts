@@ -68,3 +68,12 @@ export function matchesFilter(record: ConsumedRecord, filter: DeadLetterFilter):
   if (filter.to !== undefined && at >= Date.parse(filter.to)) return false;
   return true;
 }
+
+const AGENT_DLQ = /\.agent\.([^.]+)\.(?:inbox|control)\.dlq$/;
+const ROUTER_DLQ = /\.handoffs\.inbound\.dlq$/;
+
+/** The agent whose consumer dead-lettered into `dlqTopic`: `router` for the inbound topic's. */
+export function agentOfDeadLetterTopic(dlqTopic: string): string | undefined {
+  if (ROUTER_DLQ.test(dlqTopic)) return 'router';
+  return AGENT_DLQ.exec(dlqTopic)?.[1];
+}

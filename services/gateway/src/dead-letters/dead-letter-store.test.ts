@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DLQ_HEADERS, type ConsumedRecord } from '@baton/kafka';
-import { parseFilter } from './dead-letter-filter.js';
+import { agentOfDeadLetterTopic, parseFilter } from './dead-letter-filter.js';
 import { DeadLetterStore } from './dead-letter-store.js';
 
 const TOPIC = 'baton.agent.sales_agent.inbox.dlq';
 
-function letter(offset: number, overrides: { task?: string; code?: string; type?: string; time?: string } = {}) {
+function letter(
+  offset: number,
+  overrides: { task?: string; code?: string; type?: string; time?: string; topic?: string } = {},
+) {
   return {
-    topic: TOPIC,
+    topic: overrides.topic ?? TOPIC,
     partition: 0,
     offset: String(offset),
     key: overrides.task ?? `task-${offset}`,
@@ -94,5 +97,65 @@ describe('DeadLetterStore', () => {
     expect(() => parseFilter({ from: 'yesterday' })).toThrowError(
       expect.objectContaining({ code: 'REQUEST_INVALID', path: '/query/from' }),
     );
+  });
+
+  it('lists every topic in one, newest read first, filtered and paged with one cursor', () => {
+    const store = new DeadLetterStore(100);
+    const ROUTER = 'baton.handoffs.inbound.dlq';
+    store.add(letter(0));
+    store.add(letter(0, { topic: ROUTER, code: 'NO_ROUTE' }));
+    store.add(letter(1));
+    store.add(letter(1, { topic: ROUTER, code: 'NO_ROUTE' }));
+    store.add(letter(2));
+    const first = store.pageAll({}, 3);
+    expect(first.records.map((record) => `${record.topic}/${record.offset}`)).toEqual([
+      `${TOPIC}/2`,
+      `${ROUTER}/1`,
+      `${TOPIC}/1`,
+    ]);
+    expect(first.total).toBe(5);
+    const rest = store.pageAll({}, 3, first.next_cursor);
+    expect(rest.records.map((record) => `${record.topic}/${record.offset}`)).toEqual([`${ROUTER}/0`, `${TOPIC}/0`]);
+    expect(rest.next_cursor).toBeUndefined();
+    expect(store.pageAll(parseFilter({ error_code: 'NO_ROUTE' }), 10).records.map((record) => record.topic)).toEqual([
+      ROUTER,
+      ROUTER,
+    ]);
+    expect(store.pageAll({}, 10, undefined, new Set([TOPIC])).total).toBe(3);
+  });
+
+  it('totals every letter ever read by error code and by topic, non-empty topics first, most first', () => {
+    const store = new DeadLetterStore(1);
+    const ROUTER = 'baton.handoffs.inbound.dlq';
+    store.know('baton.agent.human_agent.inbox.dlq');
+    for (let offset = 0; offset < 3; offset += 1) store.add(letter(offset));
+    store.add(letter(0, { topic: ROUTER, code: 'NO_ROUTE' }));
+    store.add(letter(1, { topic: ROUTER, code: 'VALIDATION_FAILED' }));
+    store.add(letter(3, { code: 'NO_ROUTE' }));
+    expect(store.stats()).toEqual({
+      total: 6,
+      by_error_code: [
+        { error_code: 'NO_HANDLER', count: 3 },
+        { error_code: 'NO_ROUTE', count: 2 },
+        { error_code: 'VALIDATION_FAILED', count: 1 },
+      ],
+      by_topic: [
+        { topic: TOPIC, source_topic: 'baton.agent.sales_agent.inbox', count: 4 },
+        { topic: ROUTER, source_topic: 'baton.handoffs.inbound', count: 2 },
+      ],
+      empty_topics: 1,
+    });
+  });
+});
+
+describe('agentOfDeadLetterTopic', () => {
+  it.each([
+    ['baton.agent.sales_agent.inbox.dlq', 'sales_agent'],
+    ['acme.agent.human_agent.control.dlq', 'human_agent'],
+    ['baton.handoffs.inbound.dlq', 'router'],
+    ['baton.agent.sales_agent.inbox', undefined],
+    ['baton.tracker.dlq', undefined],
+  ])('%s is %s', (topic, agent) => {
+    expect(agentOfDeadLetterTopic(topic)).toBe(agent);
   });
 });

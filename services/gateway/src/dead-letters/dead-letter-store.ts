@@ -1,6 +1,6 @@
 import { BatonError } from '@baton/errors';
-import type { DeadLetterTopicSummary } from '@baton/gateway-api';
-import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
+import type { DeadLetterStats, DeadLetterTopicSummary } from '@baton/gateway-api';
+import { DLQ_HEADERS, readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
 import { matchesFilter, type DeadLetterFilter } from './dead-letter-filter.js';
 
 /** A dead letter's id within its topic: `<partition>-<offset>`. */
@@ -19,9 +19,13 @@ interface TopicLetters {
   letters: { sequence: number; record: ConsumedRecord }[];
   byId: Map<string, ConsumedRecord>;
   count: number;
+  /** Every record read, by its error code, those no longer kept in memory included. */
+  byCode: Map<string, number>;
   /** The highest offset added, per partition: a record at or below it was read before. */
   readUpTo: Map<number, bigint>;
 }
+
+type Entry = { sequence: number; record: ConsumedRecord };
 
 /**
  * The dead letters read from every DLQ topic, newest first, with filters and cursor paging. Each
@@ -47,6 +51,8 @@ export class DeadLetterStore {
     topic.letters.push({ sequence: ++this.sequence, record });
     topic.byId.set(id, record);
     topic.count += 1;
+    const code = record.headers[DLQ_HEADERS.code] ?? 'UNKNOWN';
+    topic.byCode.set(code, (topic.byCode.get(code) ?? 0) + 1);
     if (topic.letters.length > this.limitPerTopic) {
       const dropped = topic.letters.shift();
       if (dropped) topic.byId.delete(deadLetterId(dropped.record));
@@ -86,19 +92,43 @@ export class DeadLetterStore {
   }
 
   page(topic: string, filter: DeadLetterFilter, limit: number, cursor?: string): DeadLetterPage {
-    const matching = this.matchingEntries(topic, filter);
-    const before = cursor === undefined ? Number.POSITIVE_INFINITY : Number(cursor);
-    const rest = matching.filter(({ sequence }) => sequence < before);
-    const page = rest.slice(0, limit);
-    const last = page.at(-1);
+    return pageOf(this.matchingEntries(topic, filter), limit, cursor);
+  }
+
+  /**
+   * The dead letters of every topic (or of `topics`, when given) in one list, newest read first,
+   * paged like a topic's: the cursor is the same sequence, which every topic shares.
+   */
+  pageAll(filter: DeadLetterFilter, limit: number, cursor?: string, topics?: ReadonlySet<string>): DeadLetterPage {
+    const matching = [...this.topics.keys()]
+      .filter((topic) => topics === undefined || topics.has(topic))
+      .flatMap((topic) => this.matchingEntries(topic, filter))
+      .sort((a, b) => b.sequence - a.sequence);
+    return pageOf(matching, limit, cursor);
+  }
+
+  /**
+   * Totals across the topics: every dead letter read, by error code (most first) and by topic, the
+   * non-empty topics only, most first; the empty ones are only counted.
+   */
+  stats(): DeadLetterStats {
+    const byCode = new Map<string, number>();
+    for (const topic of this.topics.values()) {
+      for (const [code, count] of topic.byCode) byCode.set(code, (byCode.get(code) ?? 0) + count);
+    }
+    const summaries = this.summaries();
+    const nonEmpty = summaries.filter((summary) => summary.count > 0);
     return {
-      records: page.map(({ record }) => record),
-      total: matching.length,
-      ...(rest.length > limit && last ? { next_cursor: String(last.sequence) } : {}),
+      total: nonEmpty.reduce((sum, summary) => sum + summary.count, 0),
+      by_error_code: [...byCode]
+        .map(([error_code, count]) => ({ error_code, count }))
+        .sort((a, b) => b.count - a.count || a.error_code.localeCompare(b.error_code)),
+      by_topic: nonEmpty.sort((a, b) => b.count - a.count || a.topic.localeCompare(b.topic)),
+      empty_topics: summaries.length - nonEmpty.length,
     };
   }
 
-  private matchingEntries(topic: string, filter: DeadLetterFilter): { sequence: number; record: ConsumedRecord }[] {
+  private matchingEntries(topic: string, filter: DeadLetterFilter): Entry[] {
     return this.topic(topic)
       .letters.filter(
         ({ record }) => readDeadLetterFacts(record.headers) !== undefined && matchesFilter(record, filter),
@@ -107,6 +137,18 @@ export class DeadLetterStore {
   }
 }
 
+function pageOf(matching: Entry[], limit: number, cursor?: string): DeadLetterPage {
+  const before = cursor === undefined ? Number.POSITIVE_INFINITY : Number(cursor);
+  const rest = matching.filter(({ sequence }) => sequence < before);
+  const page = rest.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    records: page.map(({ record }) => record),
+    total: matching.length,
+    ...(rest.length > limit && last ? { next_cursor: String(last.sequence) } : {}),
+  };
+}
+
 function emptyTopic(): TopicLetters {
-  return { letters: [], byId: new Map(), count: 0, readUpTo: new Map() };
+  return { letters: [], byId: new Map(), count: 0, byCode: new Map(), readUpTo: new Map() };
 }

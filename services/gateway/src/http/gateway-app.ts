@@ -10,8 +10,10 @@ import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerDeadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { registerHandoffRoutes } from '../routes/handoff-routes.js';
 import { registerNegotiationRoutes } from '../routes/negotiation-routes.js';
+import { registerOverviewRoutes } from '../routes/overview-routes.js';
 import { registerReplayJobRoutes } from '../routes/replay-job-routes.js';
 import { registerTaskRoutes } from '../routes/task-routes.js';
+import { consolePageScript } from './console-page.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 
 const UI_ROOT = fileURLToPath(new URL('../../ui/', import.meta.url));
@@ -51,18 +53,29 @@ export async function buildGatewayHttp(options: GatewayHttpOptions): Promise<Htt
   installAccessControl(app, options.apiKeys, options.jwt);
   await registerOpenApi(app);
   registerOpenApiRoute(app);
+  const pageScript = await consolePageScript();
   await app.register(fastifyStatic, {
     root: UI_ROOT,
     prefix: '/ui/',
+    // The TypeScript sources are served bundled, as app.js, never as they are.
+    allowedPath: (path) => !path.startsWith('/src/'),
     // The page loads nothing but its own files, so nothing else may run in it.
     setHeaders: (response) => response.setHeader('content-security-policy', PAGE_CSP),
   });
+  app.get('/ui/app.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('content-security-policy', PAGE_CSP)
+      .header('cache-control', 'no-cache')
+      .send(pageScript),
+  );
   for (const path of ['/', '/ui']) {
     app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/', 301));
   }
   registerHandoffRoutes(app, options.parts);
   registerNegotiationRoutes(app, options.parts);
   registerTaskRoutes(app, options.parts);
+  registerOverviewRoutes(app, options.parts);
   registerAgentRoutes(app, options.parts);
   registerDeadLetterRoutes(app, options.parts);
   registerReplayJobRoutes(app, options.parts);

@@ -51,6 +51,19 @@ export const deadLetterListQuery = {
   },
 } as const;
 
+export const allDeadLettersQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...deadLetterListQuery.properties,
+    agent: {
+      type: 'string',
+      minLength: 1,
+      description: "An agent's dead letters: those of its inbox and control topic (`router`: the inbound topic's)",
+    },
+  },
+} as const;
+
 export const deadLetterFilterBody = {
   type: 'object',
   additionalProperties: false,

@@ -17,10 +17,11 @@ export class HandoffSubmitter {
     private readonly timeoutMs: number,
   ) {}
 
-  async submit(body: unknown): Promise<AcceptedHandoff> {
+  /** `traceparent`: the client's W3C trace context, which the handoff's trace continues. */
+  async submit(body: unknown, traceparent?: string): Promise<AcceptedHandoff> {
     const message = handoffFromBody(body);
     const published = await kafkaDeadline(
-      this.publisher.publish(this.topic, message).catch((error: unknown) => {
+      this.publisher.publish(this.topic, message, { traceparent }).catch((error: unknown) => {
         throw kafkaFailure(error, 'publish');
       }),
       this.timeoutMs,

@@ -47,6 +47,20 @@ export function registerAgentRoutes(app: FastifyInstance, parts: GatewayParts): 
                     group_id: { type: 'string' },
                     up: { type: 'boolean' },
                     state: { type: 'string' },
+                    recent_outcomes: {
+                      type: 'object',
+                      additionalProperties: { type: 'integer' },
+                      description: 'The outcomes it reported over the last 15 minutes, by outcome',
+                    },
+                    control_lag: {
+                      type: ['integer', 'null'],
+                      description: 'Negotiation messages waiting in its control topic; null for the router',
+                    },
+                    lag: {
+                      type: ['integer', 'null'],
+                      description:
+                        'Handoffs waiting in its inbox (the router: the inbound topic); null when unreadable',
+                    },
                     instances: {
                       type: 'array',
                       items: {

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../access/access-control.js';
 import { maySeePersonalData } from '../access/api-keys.js';
 import type { DeadLetterFilterParameters } from '@baton/gateway-api';
-import { parseFilter } from '../dead-letters/dead-letter-filter.js';
+import { agentOfDeadLetterTopic, parseFilter } from '../dead-letters/dead-letter-filter.js';
+import type { DeadLetterPage } from '../dead-letters/dead-letter-store.js';
 import { deadLetterDetail, deadLetterSummary } from '../dead-letters/dead-letter-views.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import {
+  allDeadLettersQuery,
   deadLetterListQuery,
   deadLetterParams,
   deadLetterTopicParams,
@@ -26,7 +28,89 @@ interface ReplayBody {
 
 const free = { type: 'object', additionalProperties: true } as const;
 
+/** A DLQ topic and how many dead letters it holds (GET /v1/dlq, and the stats' by_topic). */
+const TOPIC_SUMMARY = {
+  type: 'object',
+  properties: { topic: { type: 'string' }, source_topic: { type: 'string' }, count: { type: 'integer' } },
+} as const;
+
+const listAnswer = {
+  type: 'object',
+  properties: {
+    messages: { type: 'array', items: free },
+    total: { type: 'integer', description: 'Records matching the filter' },
+    next_cursor: { type: 'string' },
+  },
+} as const;
+
+function pageAnswer(page: DeadLetterPage, parts: GatewayParts) {
+  return {
+    messages: page.records.map((record) => deadLetterSummary(record, parts.audit)),
+    total: page.total,
+    ...(page.next_cursor === undefined ? {} : { next_cursor: page.next_cursor }),
+  };
+}
+
 export function registerDeadLetterRoutes(app: FastifyInstance, parts: GatewayParts): void {
+  app.get<{ Querystring: ListQuery & { agent?: string } }>(
+    '/v1/dead-letters',
+    {
+      config: { role: 'viewer' },
+      schema: {
+        tags: ['dead letters'],
+        summary: "Every DLQ topic's records in one list, newest first, filtered (an agent's too) and paged",
+        querystring: allDeadLettersQuery,
+        response: { 200: listAnswer, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, agent, ...filter } = request.query;
+      const topics =
+        agent === undefined
+          ? undefined
+          : new Set(
+              parts.deadLetters
+                .summaries()
+                .map((summary) => summary.topic)
+                .filter((topic) => agentOfDeadLetterTopic(topic) === agent),
+            );
+      return pageAnswer(parts.deadLetters.pageAll(parseFilter(filter), limit, cursor, topics), parts);
+    },
+  );
+
+  app.get(
+    '/v1/dead-letters/stats',
+    {
+      config: { role: 'viewer' },
+      schema: {
+        tags: ['dead letters'],
+        summary: 'Dead letters across every DLQ topic: the total, by error code and by topic (non-empty, most first)',
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              total: { type: 'integer' },
+              by_error_code: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { error_code: { type: 'string' }, count: { type: 'integer' } },
+                },
+              },
+              by_topic: {
+                type: 'array',
+                items: TOPIC_SUMMARY,
+              },
+              empty_topics: { type: 'integer' },
+            },
+          },
+          ...errorResponses(),
+        },
+      },
+    },
+    async () => parts.deadLetters.stats(),
+  );
+
   app.get(
     '/v1/dlq',
     {
@@ -40,14 +124,7 @@ export function registerDeadLetterRoutes(app: FastifyInstance, parts: GatewayPar
             properties: {
               topics: {
                 type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    topic: { type: 'string' },
-                    source_topic: { type: 'string' },
-                    count: { type: 'integer' },
-                  },
-                },
+                items: TOPIC_SUMMARY,
               },
             },
           },
@@ -67,27 +144,12 @@ export function registerDeadLetterRoutes(app: FastifyInstance, parts: GatewayPar
         summary: "A DLQ topic's records, newest first, filtered and paged",
         params: deadLetterTopicParams,
         querystring: deadLetterListQuery,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              messages: { type: 'array', items: free },
-              total: { type: 'integer', description: 'Records matching the filter' },
-              next_cursor: { type: 'string' },
-            },
-          },
-          ...errorResponses(400, 404),
-        },
+        response: { 200: listAnswer, ...errorResponses(400, 404) },
       },
     },
     async (request) => {
       const { limit, cursor, ...filter } = request.query;
-      const page = parts.deadLetters.page(request.params.topic, parseFilter(filter), limit, cursor);
-      return {
-        messages: page.records.map((record) => deadLetterSummary(record, parts.audit)),
-        total: page.total,
-        ...(page.next_cursor === undefined ? {} : { next_cursor: page.next_cursor }),
-      };
+      return pageAnswer(parts.deadLetters.page(request.params.topic, parseFilter(filter), limit, cursor), parts);
     },
   );
 

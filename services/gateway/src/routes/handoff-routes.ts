@@ -19,7 +19,8 @@ export function registerHandoffRoutes(app: FastifyInstance, parts: GatewayParts)
           'The body is a handoff message (schemas/json/base_handoff_message.schema.json; payload.data by the ' +
           'data schema of its handoff_type). metadata.message_id, timestamp, protocol_version and priority may be ' +
           'left out: the gateway fills them. Answers 202 only once every in-sync replica has the record. ' +
-          'Publishing the same message_id again is safe: consumers process a message_id once.',
+          'Publishing the same message_id again is safe: consumers process a message_id once. A W3C `traceparent` ' +
+          "request header makes the handoff continue the caller's trace; without one, the handoff starts a trace.",
         body: { $ref: 'HandoffMessage#' },
         response: {
           202: {
@@ -39,7 +40,10 @@ export function registerHandoffRoutes(app: FastifyInstance, parts: GatewayParts)
     },
     async (request, reply) => {
       assertMaySendAs(request, fieldOf(request.body, 'metadata', 'sender_id'), '/metadata/sender_id');
-      return reply.code(202).send(await parts.submitter.submit(request.body));
+      const { traceparent } = request.headers;
+      return reply
+        .code(202)
+        .send(await parts.submitter.submit(request.body, typeof traceparent === 'string' ? traceparent : undefined));
     },
   );
 }

@@ -178,6 +178,28 @@ async function getTask(taskId: string) {
   return { status: answer.statusCode, body: answer.json() };
 }
 
+describe('GET /v1/tasks?correlation_id=', () => {
+  it("finds a flow's task by the message that started it or a message correlated with it", async () => {
+    for (const correlationId of ['m-1', u('r1')]) {
+      const answer = await app.inject({
+        method: 'GET',
+        url: `/v1/tasks?correlation_id=${encodeURIComponent(correlationId)}`,
+        headers: { 'x-api-key': VIEWER },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().tasks.map((task: { task_id: string }) => task.task_id)).toEqual([NEGOTIATED]);
+    }
+    const none = await app.inject({
+      method: 'GET',
+      url: '/v1/tasks?correlation_id=nope',
+      headers: { 'x-api-key': VIEWER },
+    });
+    expect(none.json()).toEqual({ tasks: [] });
+    const missing = await app.inject({ method: 'GET', url: '/v1/tasks', headers: { 'x-api-key': VIEWER } });
+    expect([missing.statusCode, missing.json().error.code]).toEqual([400, 'REQUEST_INVALID']);
+  });
+});
+
 describe('GET /v1/tasks/{task_id}', () => {
   it('answers a negotiated task: every kind of step in topic order, and the negotiation with each attempt', async () => {
     const { status, body } = await getTask(NEGOTIATED);

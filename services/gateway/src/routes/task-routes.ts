@@ -4,8 +4,41 @@ import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses, taskParams } from '../http/route-schemas.js';
 import { taskAnswerSchema } from '../http/task-answer-schema.js';
 import { taskAnswer } from '../timeline/task-timelines.js';
+import { streamPositionOf } from '../timeline/task-stream.js';
 
 export function registerTaskRoutes(app: FastifyInstance, parts: GatewayParts): void {
+  app.get<{ Querystring: { correlation_id: string; limit: number } }>(
+    '/v1/tasks',
+    {
+      config: { role: 'viewer' },
+      schema: {
+        tags: ['tasks'],
+        summary:
+          "The tasks of one flow, by its correlation_id (the id of the message that started it, else its events' " +
+          "correlation_id): each task's status, owner, parents, children, counts and times, by task_id",
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['correlation_id'],
+          properties: {
+            correlation_id: { type: 'string', minLength: 1 },
+            limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: { tasks: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+          },
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => ({
+      tasks: parts.tasks.list({ correlationId: request.query.correlation_id, limit: request.query.limit }),
+    }),
+  );
+
   app.get<{ Params: { task_id: string } }>(
     '/v1/tasks/:task_id',
     {
@@ -27,6 +60,29 @@ export function registerTaskRoutes(app: FastifyInstance, parts: GatewayParts): v
         throw new BatonError('TASK_NOT_FOUND', `no event of task "${request.params.task_id}"`, { path: '/task_id' });
       }
       return taskAnswer(task);
+    },
+  );
+
+  app.get<{ Params: { task_id: string }; Headers: { 'last-event-id'?: string } }>(
+    '/v1/tasks/:task_id/events',
+    {
+      config: { role: 'viewer' },
+      schema: {
+        tags: ['tasks'],
+        summary:
+          "A task's timeline steps and replies to the user as Server-Sent Events, as they happen: what is known first, " +
+          'then each new one. Every event id is `<steps>.<replies>` read so far; a client that reconnects with ' +
+          '`Last-Event-ID` resumes after it, on any gateway, without losing or repeating one. A task not seen yet ' +
+          'is followed from its first event.',
+        params: taskParams,
+        produces: ['text/event-stream'],
+        response: { ...errorResponses() },
+      },
+    },
+    (request, reply) => {
+      // The stream outlives the handler: Fastify must neither answer nor time it out.
+      reply.hijack();
+      parts.taskStreams.serve(request.params.task_id, streamPositionOf(request.headers['last-event-id']), reply.raw);
     },
   );
 }

@@ -10,13 +10,14 @@ export interface EventsDecoder {
 
 /**
  * The events reader's record handler: every record of the events topic (outcome events, lifecycle
- * messages, staged contexts) folded into the book. A record that does not decode is logged and
- * skipped: one bad record must not stop every timeline from being read.
+ * messages, staged contexts) folded into the book, and `folded` told of each new one. A record that
+ * does not decode is logged and skipped: one bad record must not stop every timeline from being read.
  */
 export function eventsFolder(
   decoder: EventsDecoder,
   tasks: TaskBook,
   logger: Logger,
+  folded: (event: TaskEvent) => void = () => undefined,
 ): (record: Pick<ConsumedRecord, 'key' | 'offset' | 'value'>) => Promise<void> {
   return async (record) => {
     if (record.value === null) return;
@@ -30,6 +31,6 @@ export function eventsFolder(
       );
       return;
     }
-    tasks.apply(event);
+    if (tasks.apply(event)) folded(event);
   };
 }

@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** The page's TypeScript entry; its modules import one another and, as types only, @baton/gateway-api. */
+const ENTRY = fileURLToPath(new URL('../../ui/src/main.ts', import.meta.url));
+
+let script: Promise<string> | undefined;
+
+/**
+ * The console page's script, bundled from services/gateway/ui/src once per process, in memory.
+ * Built here rather than by a build step so that every way of running the gateway (npm start, the
+ * tests, the Docker image, a fresh clone) serves the page of its own sources with nothing to run
+ * first, and nothing is written: the image's files are read-only for the service's user.
+ * A page that does not compile stops the gateway at start, not the operator at the page.
+ */
+export function consolePageScript(): Promise<string> {
+  script ??= build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  }).then((result) => {
+    const [output] = result.outputFiles;
+    if (output === undefined) throw new Error(`esbuild wrote nothing for ${ENTRY}`);
+    return output.text;
+  });
+  return script;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentStatus } from '@baton/gateway-api';
+import { attentionOf } from './attention.js';
+
+function agent(agent_id: string, up: boolean, live: boolean | null, lag: number | null): AgentStatus {
+  return {
+    agent_id,
+    group_id: `baton.agent.${agent_id}`,
+    up,
+    state: up ? 'Stable' : 'Empty',
+    lag,
+    control_lag: null,
+    recent_outcomes: {},
+    instances: [],
+    live,
+    card: null,
+    registrations: [],
+  };
+}
+
+describe('attentionOf', () => {
+  it('puts agents down first, then agents not live, then DLQ topics holding dead letters, most first', () => {
+    const items = attentionOf(
+      [
+        agent('router', true, null, 0),
+        agent('sales_agent', false, false, 12),
+        agent('human_agent', true, false, 0),
+        agent('triage_agent', true, true, 3),
+      ],
+      {
+        total: 5,
+        by_error_code: [],
+        by_topic: [
+          { topic: 'baton.handoffs.inbound.dlq', source_topic: 'baton.handoffs.inbound', count: 4 },
+          { topic: 'baton.agent.sales_agent.inbox.dlq', source_topic: 'baton.agent.sales_agent.inbox', count: 1 },
+        ],
+        empty_topics: 20,
+      },
+    );
+    expect(items).toEqual([
+      { kind: 'agent_down', subject: 'sales_agent', detail: 'no instance is consuming; 12 waiting in its inbox' },
+      {
+        kind: 'agent_not_live',
+        subject: 'human_agent',
+        detail: 'its instances consume but none has sent a heartbeat within the liveness window',
+      },
+      {
+        kind: 'dead_letters',
+        subject: 'baton.handoffs.inbound.dlq',
+        detail: '4 dead letters from baton.handoffs.inbound',
+      },
+      {
+        kind: 'dead_letters',
+        subject: 'baton.agent.sales_agent.inbox.dlq',
+        detail: '1 dead letter from baton.agent.sales_agent.inbox',
+      },
+    ]);
+  });
+
+  it('is empty when all is well', () => {
+    expect(
+      attentionOf([agent('router', true, null, 0)], { total: 0, by_error_code: [], by_topic: [], empty_topics: 23 }),
+    ).toEqual([]);
+  });
+});

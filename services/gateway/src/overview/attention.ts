@@ -1,0 +1,30 @@
+import type { AgentStatus, AttentionItem, DeadLetterStats } from '@baton/gateway-api';
+
+/**
+ * What is unhealthy, most serious first: agents no instance consumes for (their inboxes fill up),
+ * agents registered with no live instance, then DLQ topics holding dead letters, most first.
+ */
+export function attentionOf(agents: readonly AgentStatus[], deadLetters: DeadLetterStats): AttentionItem[] {
+  const waiting = (agent: AgentStatus) => (agent.lag === null ? '' : `; ${agent.lag} waiting in its inbox`);
+  return [
+    ...agents
+      .filter((agent) => !agent.up)
+      .map((agent) => ({
+        kind: 'agent_down' as const,
+        subject: agent.agent_id,
+        detail: `no instance is consuming${waiting(agent)}`,
+      })),
+    ...agents
+      .filter((agent) => agent.up && agent.live === false)
+      .map((agent) => ({
+        kind: 'agent_not_live' as const,
+        subject: agent.agent_id,
+        detail: 'its instances consume but none has sent a heartbeat within the liveness window',
+      })),
+    ...deadLetters.by_topic.map((topic) => ({
+      kind: 'dead_letters' as const,
+      subject: topic.topic,
+      detail: `${topic.count} dead letter${topic.count === 1 ? '' : 's'} from ${topic.source_topic}`,
+    })),
+  ];
+}

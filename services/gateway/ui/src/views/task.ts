@@ -1,0 +1,229 @@
+import type { TaskAnswer, TimelineEvent, UserReply } from '@baton/gateway-api';
+import { api, ApiError, segment } from '../api.js';
+import { badge, code, fillList, h, show, table, taskLink, tbody, timeElement, type Tone } from '../dom.js';
+import { followEvents, type StreamState } from '../event-stream.js';
+import { Latest, run, showError } from '../feedback.js';
+import { taskHash } from '../router.js';
+import type { View } from '../types.js';
+import { negotiationCard, stepRow } from './task-steps.js';
+
+/** FAILED and EXPIRED are final: the task is not processed further. */
+const STATUS_TONES: Record<string, Tone> = {
+  FINISH: 'good',
+  BREAK: 'bad',
+  FAILED: 'bad',
+  EXPIRED: 'bad',
+  WAITING: 'warn',
+};
+/** Steps often come in bursts (routed, then completed): the summary is read once per burst. */
+const SUMMARY_AFTER_STEP_MS = 300;
+const STREAM_STATES: Record<StreamState, string> = {
+  open: 'Following the task live.',
+  reconnecting: 'Connection lost; reconnecting…',
+  closed: 'Not following the task.',
+};
+
+/**
+ * A task: its status, owner, parents and children, its timeline and negotiations, and the replies
+ * to the user. While shown it follows GET /v1/tasks/{id}/events, which sends the known steps first
+ * and then each new one, so the timeline grows without a reload.
+ */
+export function taskView(): View<{ view: 'tasks'; taskId: string | undefined }> {
+  const input = h('input', {
+    attrs: {
+      id: 'task-id-input',
+      name: 'task_id',
+      required: true,
+      'data-testid': 'task-id-input',
+      spellcheck: 'false',
+    },
+  });
+  const form = h(
+    'form',
+    { className: 'task-form', attrs: { 'data-testid': 'task-form', autocomplete: 'off' } },
+    h('label', { text: 'Task or correlation id', attrs: { for: 'task-id-input' } }),
+    input,
+    h('button', { text: 'Show', attrs: { type: 'submit', 'data-testid': 'task-show' } }),
+    h('button', {
+      text: 'Refresh',
+      className: 'secondary',
+      attrs: { type: 'button', 'data-testid': 'task-refresh' },
+      on: { click: () => taskId && open(taskId) },
+    }),
+  );
+  const live = h('p', { className: 'subtle', attrs: { 'data-testid': 'live-status', role: 'status' } });
+  const status = h('p', { className: 'subtle', attrs: { 'data-testid': 'timeline-status' } });
+  const summary = h('dl', { className: 'task-summary', attrs: { 'data-testid': 'task-summary', hidden: true } });
+  const timeline = table(
+    'timeline-table',
+    "The task's events across agents, in the order they were published: outcomes, lifecycle messages of negotiated handoffs, and staged contexts",
+    ['#', 'Time', 'Agent', 'Outcome or message', 'Handoff type', 'Sender → receiver', 'Target', 'Detail'],
+    'data timeline',
+  );
+  const replies = h('ol', { className: 'replies', attrs: { 'data-testid': 'replies' } });
+  const repliesSection = h(
+    'section',
+    { attrs: { hidden: true, 'aria-label': 'Replies to the user' } },
+    h('h4', { text: 'Replies to the user' }),
+    replies,
+  );
+  const negotiationList = h('div', { attrs: { 'data-testid': 'negotiation-list' } });
+  const negotiations = h(
+    'section',
+    { className: 'negotiations', attrs: { 'data-testid': 'negotiations', hidden: true } },
+    h('h4', { text: 'Negotiated handoffs' }),
+    negotiationList,
+  );
+  const root = h(
+    'section',
+    { className: 'view', attrs: { 'data-testid': 'view-task', 'aria-labelledby': 'task-heading' } },
+    h(
+      'div',
+      { className: 'card' },
+      h('div', { className: 'card-head' }, h('h2', { text: 'Task', attrs: { id: 'task-heading' } }), live),
+      form,
+      status,
+      summary,
+      h('div', { className: 'table-wrap' }, timeline),
+      repliesSection,
+      negotiations,
+    ),
+  );
+
+  const latest = new Latest();
+  let taskId: string | undefined;
+  let stream: AbortController | undefined;
+  let summaryTimer: number | undefined;
+  let steps = 0;
+
+  async function loadSummary(id: string): Promise<void> {
+    const isLatest = latest.next();
+    let answer: TaskAnswer;
+    try {
+      answer = await api<TaskAnswer>('GET', `v1/tasks/${segment(id)}`);
+    } catch (error) {
+      // Not a task id: perhaps a flow's correlation id; else a task not seen yet, followed from its first event.
+      if (error instanceof ApiError && error.code === 'TASK_NOT_FOUND') {
+        const flow = await api<{ tasks: { task_id: string }[] }>(
+          'GET',
+          `v1/tasks?correlation_id=${encodeURIComponent(id)}`,
+        );
+        if (!isLatest()) return;
+        const [only, ...more] = flow.tasks.map((task) => task.task_id);
+        if (only !== undefined && more.length === 0) window.location.replace(taskHash(only));
+        else if (only !== undefined)
+          status.replaceChildren(`The flow ${id} has these tasks: `, ...links([only, ...more]));
+        else status.textContent = `Task ${id} has no event yet; waiting for its first.`;
+        return;
+      }
+      throw error;
+    }
+    if (!isLatest()) return;
+    fillList(summary, [
+      ['Status', badge(answer.status, STATUS_TONES[answer.status] ?? 'info'), 'status'],
+      ['Owner', answer.owner ? code(answer.owner) : '—', 'owner'],
+      ['Parents', answer.parent_task_ids.length > 0 ? links(answer.parent_task_ids) : '—', 'parents'],
+      ['Children', answer.children.length > 0 ? links(answer.children) : '—', 'children'],
+      ...(answer.refused.length > 0
+        ? [['Refused messages', String(answer.refused.length), 'refused'] as [string, string, string]]
+        : []),
+    ]);
+    show(summary, true);
+    negotiationList.replaceChildren(...answer.negotiations.map(negotiationCard));
+    show(negotiations, answer.negotiations.length > 0);
+  }
+
+  function onStep(step: TimelineEvent): void {
+    tbody(timeline).append(stepRow(step, steps));
+    steps += 1;
+    status.textContent = `${steps} step(s) of task ${taskId}.`;
+    window.clearTimeout(summaryTimer);
+    const id = taskId as string;
+    summaryTimer = window.setTimeout(() => void loadSummary(id).catch(showError), SUMMARY_AFTER_STEP_MS);
+  }
+
+  function onReply(reply: UserReply): void {
+    replies.append(
+      h(
+        'li',
+        { attrs: { 'data-testid': 'reply', 'data-agent': reply.agent_id } },
+        timeElement(reply.time),
+        ' ',
+        h('code', { text: reply.agent_id }),
+        ': ',
+        reply.message,
+      ),
+    );
+    show(repliesSection, true);
+  }
+
+  function stop(): void {
+    stream?.abort();
+    stream = undefined;
+    window.clearTimeout(summaryTimer);
+    latest.cancel();
+  }
+
+  function open(id: string): void {
+    stop();
+    taskId = id;
+    steps = 0;
+    input.value = id;
+    document.title = `Task ${id} · Baton`;
+    tbody(timeline).replaceChildren();
+    replies.replaceChildren();
+    show(repliesSection, false);
+    show(summary, false);
+    show(negotiations, false);
+    status.textContent = `Loading task ${id}…`;
+    void run(() => loadSummary(id));
+    const controller = new AbortController();
+    stream = controller;
+    void followEvents(
+      `v1/tasks/${segment(id)}/events`,
+      {
+        onEvent(event) {
+          if (event.event === 'step') onStep(JSON.parse(event.data) as TimelineEvent);
+          else if (event.event === 'reply') onReply(JSON.parse(event.data) as UserReply);
+        },
+        onState(state, error) {
+          live.dataset.state = state;
+          live.textContent = STREAM_STATES[state];
+          if (error) showError(error);
+        },
+      },
+      controller.signal,
+    );
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const id = input.value.trim();
+    if (!id) return;
+    if (window.location.hash === taskHash(id)) open(id);
+    else window.location.hash = taskHash(id);
+  });
+
+  return {
+    root,
+    enter(route) {
+      if (route.taskId === undefined) {
+        stop();
+        document.title = 'Task · Baton';
+        input.focus();
+        return;
+      }
+      // The task followed already (its form submitted again goes through open): nothing to do.
+      if (route.taskId !== taskId || stream === undefined) open(route.taskId);
+    },
+    leave() {
+      stop();
+      live.dataset.state = 'closed';
+      live.textContent = STREAM_STATES.closed;
+    },
+  };
+}
+
+function links(taskIds: string[]): HTMLElement[] {
+  return taskIds.flatMap((id, index) => (index === 0 ? [taskLink(id)] : [h('span', { text: ', ' }), taskLink(id)]));
+}
