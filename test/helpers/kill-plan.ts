@@ -5,7 +5,7 @@
  *
  * Kills come in pairs, one of each service, so both kinds are killed (from 2 kills on) and the
  * second kill of a pair overlaps the first one's restart: a killed consumer's group waits out the
- * dead member's session (30 s) before the new member gets partitions, and two such waits at once
+ * dead member's session (10 s in tests) before the new member gets partitions, and two such waits at once
  * cost one. For the second victim to reach its kill while the first is down, it needs handoffs
  * queued, so the service with the shorter queue goes first (`pairOrder`) and the second kill's step
  * is at most half of the other's queue.

@@ -68,6 +68,7 @@ export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './consumer/
 export {
   DEFAULT_CONSUMER_TUNING,
   DEFAULT_MAX_CONCURRENCY,
+  SESSION_TIMEOUT_BOUNDS_MS,
   consumerTuning,
   type ConsumerTuning,
 } from './consumer/consumer-tuning.js';

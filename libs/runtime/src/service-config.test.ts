@@ -26,6 +26,25 @@ describe('loadServiceConfig: consumer tuning', () => {
     });
   });
 
+  it('reads the session timeout, and takes a fetch wait of at most a third of it', () => {
+    expect(loadServiceConfig('s', { ...env, BATON_SESSION_TIMEOUT_MS: '6000' }).consumerTuning).toMatchObject({
+      sessionTimeoutMs: 6000,
+      fetchWaitMs: 2000,
+    });
+    expect(() =>
+      loadServiceConfig('s', { ...env, BATON_SESSION_TIMEOUT_MS: '6000', BATON_FETCH_WAIT_MS: '2500' }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        path: '/env/BATON_FETCH_WAIT_MS',
+        message: 'BATON_FETCH_WAIT_MS must be an integer from 1 to 2000, not "2500"',
+      }),
+    );
+    expect(() => loadServiceConfig('s', { ...env, BATON_SESSION_TIMEOUT_MS: '5999' })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/BATON_SESSION_TIMEOUT_MS' }),
+    );
+  });
+
   it('refuses a buffer smaller than the concurrency, naming the variable', () => {
     expect(() => loadServiceConfig('s', { ...env, BATON_MAX_CONCURRENCY: '100', BATON_MAX_BUFFERED: '10' })).toThrow(
       expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/BATON_MAX_BUFFERED' }),

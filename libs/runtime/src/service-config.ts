@@ -6,6 +6,7 @@ import { registryOptionsFromEnv, type SchemaRegistryOptions } from '@baton/wire'
 import {
   DEFAULT_CONSUMER_TUNING,
   DEFAULT_TOPIC_PREFIX,
+  SESSION_TIMEOUT_BOUNDS_MS,
   isLegalTopicName,
   kafkaSecurityFromEnv,
   type ConsumerTuning,
@@ -120,6 +121,13 @@ export function loadServiceConfig(service: string, env: Env = process.env): Read
 function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
   const defaults = DEFAULT_CONSUMER_TUNING;
   const maxConcurrency = integerSetting(env, 'BATON_MAX_CONCURRENCY', defaults.maxConcurrency, 1, 100_000);
+  const sessionTimeoutMs = integerSetting(
+    env,
+    'BATON_SESSION_TIMEOUT_MS',
+    defaults.sessionTimeoutMs,
+    SESSION_TIMEOUT_BOUNDS_MS.min,
+    SESSION_TIMEOUT_BOUNDS_MS.max,
+  );
   return Object.freeze({
     maxConcurrency,
     maxBuffered: integerSetting(
@@ -132,7 +140,14 @@ function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
     commitIntervalMs: integerSetting(env, 'BATON_COMMIT_INTERVAL_MS', defaults.commitIntervalMs, 1, 60_000),
     commitMaxMessages: integerSetting(env, 'BATON_COMMIT_MAX_MESSAGES', defaults.commitMaxMessages, 1, 100_000),
     commitMaxBytes: defaults.commitMaxBytes,
-    // At most a third of the 30 s session: kafkajs heartbeats between fetches.
-    fetchWaitMs: integerSetting(env, 'BATON_FETCH_WAIT_MS', defaults.fetchWaitMs, 1, 10_000),
+    // At most a third of the session: kafkajs heartbeats between fetches.
+    fetchWaitMs: integerSetting(
+      env,
+      'BATON_FETCH_WAIT_MS',
+      Math.min(defaults.fetchWaitMs, Math.floor(sessionTimeoutMs / 3)),
+      1,
+      Math.floor(sessionTimeoutMs / 3),
+    ),
+    sessionTimeoutMs,
   });
 }

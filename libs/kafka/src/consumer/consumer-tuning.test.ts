@@ -14,5 +14,8 @@ describe('consumerTuning', () => {
     expect(() => consumerTuning({ maxConcurrency: 10, maxBuffered: 5 })).toThrow(
       'maxBuffered (5) must be at least maxConcurrency (10)',
     );
+    expect(() => consumerTuning({ sessionTimeoutMs: 6_000, fetchWaitMs: 2_001 })).toThrow(
+      'fetchWaitMs (2001) must be at most a third of sessionTimeoutMs (6000)',
+    );
   });
 });

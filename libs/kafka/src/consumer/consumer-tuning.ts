@@ -17,7 +17,16 @@ export interface ConsumerTuning {
    * the time a stop takes.
    */
   fetchWaitMs: number;
+  /**
+   * How long the group waits for a silent member before giving its partitions to the others. An
+   * instance that crashed holds its partitions this long: a replacement that joins waits for it. A
+   * heartbeat goes every third of it, between fetches, so a fetch wait is at most a third of it.
+   */
+  sessionTimeoutMs: number;
 }
+
+/** The broker's defaults for group.min.session.timeout.ms and group.max.session.timeout.ms. */
+export const SESSION_TIMEOUT_BOUNDS_MS = { min: 6_000, max: 1_800_000 } as const;
 
 export const DEFAULT_MAX_CONCURRENCY = 64;
 
@@ -32,6 +41,9 @@ export const DEFAULT_CONSUMER_TUNING: Readonly<ConsumerTuning> = Object.freeze({
   // fleet's fetches (an agent has two). Measured with the `npm start` fleet idle, 60 s, paired on one
   // broker: the broker 4.3 -> 3.9 % of a core, an agent about 0.52 -> 0.38 %.
   fetchWaitMs: 2_000,
+  // Kafka's consumer default (session.timeout.ms, 45 s since 3.0) is longer; a crashed instance's
+  // tasks wait this long, while a JVM-free Node process rarely pauses near it.
+  sessionTimeoutMs: 30_000,
 });
 
 /** `overrides` over the defaults, checked: a bad value is a programming error, reported at construction. */
@@ -44,6 +56,11 @@ export function consumerTuning(overrides: Partial<ConsumerTuning> = {}): Readonl
   if (tuning.maxBuffered < tuning.maxConcurrency) {
     throw new RangeError(
       `maxBuffered (${tuning.maxBuffered}) must be at least maxConcurrency (${tuning.maxConcurrency})`,
+    );
+  }
+  if (tuning.fetchWaitMs * 3 > tuning.sessionTimeoutMs) {
+    throw new RangeError(
+      `fetchWaitMs (${tuning.fetchWaitMs}) must be at most a third of sessionTimeoutMs (${tuning.sessionTimeoutMs})`,
     );
   }
   return Object.freeze(tuning);

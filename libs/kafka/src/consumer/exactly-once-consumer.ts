@@ -27,8 +27,6 @@ export interface ExactlyOnceConsumerOptions<T> {
   tuning?: Partial<ConsumerTuning>;
   /** Partitions whose fetched batches are handed over at the same time. @default 16 */
   partitionsConsumedConcurrently?: number;
-  /** @default 30 s */
-  sessionTimeoutMs?: number;
   /** How long processed ids are remembered; match the `.processed` topic's retention. @default 7 days */
   dedupeRetentionMs?: number;
   /** How long a new partition owner may take to read the processed ids. @default 60 s */
@@ -75,7 +73,7 @@ export class ExactlyOnceConsumer<T> {
     this.tuning = consumerTuning(options.tuning);
     this.concurrency = new Permits(this.tuning.maxConcurrency);
     this.buffered = new Permits(this.tuning.maxBuffered);
-    const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
+    const sessionTimeout = this.tuning.sessionTimeoutMs;
     this.consumer = kafkajsClient(options.kafka).consumer({
       groupId: options.groupId,
       sessionTimeout,
