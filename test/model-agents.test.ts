@@ -382,6 +382,17 @@ describe('model agents: seed 002 with a scripted model behind triage, sales and 
       'execute_order',
       'transfer_back_to_triage',
     ]);
+    // Triage's transfer tool tells its model what sales is: triage's own words, then the card the
+    // sales agent registered.
+    const offered = requestsOf('triage', PURCHASE)[0]?.tools.find(
+      (tool) => tool.function.name === 'transfer_to_sales_agent',
+    );
+    expect(offered?.function.description).toBe(
+      'Use for anything sales or buying related.\n' +
+        'Hands the conversation to SalesAgent: Anything sales or buying related: a language model talks the customer ' +
+        'into an order. Its skills: execute_order (Places an order, recorded once in the ledger); ' +
+        'transfer_back_to_triage (Hands anything outside sales back to triage).',
+    );
   });
 
   it('retries a rate limit (429) and a model that does not answer in time, then replies', async () => {

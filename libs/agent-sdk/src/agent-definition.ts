@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AgentMode } from '@baton/agent-registry';
+import type { AgentCard, AgentMode } from '@baton/agent-registry';
 import type { NegotiationOptions } from '@baton/negotiation';
 import type { HandoffOf, HandoffType } from '@baton/protocol';
 import type { Component, Handoff, HandoffServiceContext, Logger } from '@baton/runtime';
@@ -10,6 +10,11 @@ export interface HandlerContext {
   logger: Logger;
   /** 1 for the first attempt. */
   attempt: number;
+  /**
+   * Another agent's card from the agent registry (name, domain, description, skills), at most 30 s
+   * old; undefined when it has not registered. A model agent describes its handoff tools with them.
+   */
+  agentCard(agentId: string): Promise<AgentCard | undefined>;
 }
 
 /**

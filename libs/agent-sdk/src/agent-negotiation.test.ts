@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentRegistryView, type AgentRegistration } from '@baton/agent-registry';
 import { decideOnRequest } from '@baton/negotiation';
 import { buildLifecycleMessage } from '@baton/protocol';
-import { liveAgentCards, queuedHandoffs } from './agent-negotiation.js';
+import { queuedHandoffs } from './agent-negotiation.js';
+import { liveAgentCards } from './registry-cards.js';
 
 describe('queuedHandoffs', () => {
   it('counts a handoff and its commit marker as one, and the last marker behind the position as none', () => {

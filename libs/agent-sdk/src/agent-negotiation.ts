@@ -1,4 +1,3 @@
-import { AgentRegistryReader, AgentRegistryView, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
 import { compileValidators } from '@baton/protocol';
 import { ContextStore, ExactlyOnceConsumer, createTopics, type ConsumedRecord, type PartitionLag } from '@baton/kafka';
@@ -6,7 +5,6 @@ import {
   controlProcessor,
   controlTopicCreator,
   resolveClaimCheck,
-  type CapabilityCard,
   type ControlMessage,
   type NegotiationConfig,
 } from '@baton/negotiation';
@@ -14,7 +12,8 @@ import { component, handoffRecord, type Component, type Handoff, type HandoffSer
 import type { AgentActionsContext } from './agent-actions.js';
 import { agentCardInfo } from './agent-card.js';
 import type { AgentDefinition } from './agent-definition.js';
-import { agentGroupId, controlGroupId } from './agent-groups.js';
+import { controlGroupId } from './agent-groups.js';
+import type { RegistryCards } from './registry-cards.js';
 
 /**
  * Handoffs waiting in an inbox, from its group's lag in offsets. Every writer of an inbox (the
@@ -28,13 +27,6 @@ export function queuedHandoffs(lag: readonly PartitionLag[]): number {
   return lag.reduce((sum, partition) => sum + Math.floor(partition.lag / 2), 0);
 }
 
-/** The cards of the instances live at `now`: the agents a rejection may suggest. */
-export function liveAgentCards(view: Pick<AgentRegistryView, 'agents'>, now: Date): CapabilityCard[] {
-  return view
-    .agents(now)
-    .flatMap((agent) => agent.instances.filter((instance) => instance.live).map(({ card }) => card));
-}
-
 /**
  * An agent process's part in negotiated handoffs, wiring @baton/negotiation's parts into the
  * service chassis. As a sender, its handlers' requests
@@ -46,17 +38,13 @@ export function liveAgentCards(view: Pick<AgentRegistryView, 'agents'>, now: Dat
 export class AgentNegotiation {
   private store: ContextStore | undefined;
   private controlTopics: ((agentId: string) => Promise<void>) | undefined;
-  private reader: AgentRegistryReader | undefined;
-  private readonly view: AgentRegistryView;
 
   constructor(
     private readonly agent: AgentDefinition,
     private readonly config: Readonly<NegotiationConfig>,
-    registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>,
+    private readonly registry: RegistryCards,
     private readonly now: () => Date,
-  ) {
-    this.view = new AgentRegistryView({ livenessWindowMs: registry.livenessWindowMs });
-  }
+  ) {}
 
   /** What the agent's actions need for requestHandoff, besides the service's codecs and topics. */
   senderContext(
@@ -77,12 +65,11 @@ export class AgentNegotiation {
 
   /**
    * What the negotiation holds besides its consumer, in start order: the contexts topic and the
-   * agent's control topic, the registry reader a rejection's suggestions come from, and the context
-   * store (closed last, after both consumers have drained: their work in progress uses it).
+   * agent's control topic, and the context store (closed last, after both consumers have drained:
+   * their work in progress uses it).
    */
   components(context: HandoffServiceContext): Component[] {
     const { config, topics } = context;
-    const reader = this.readerOf(context);
     return [
       component('context-store', { close: async () => this.store?.close() }),
       component('negotiation-topics', {
@@ -95,7 +82,6 @@ export class AgentNegotiation {
           await this.ensureControlTopic(context, this.agent.id);
         },
       }),
-      component('negotiation-registry-reader', { start: () => reader.start(), close: () => reader.stop() }),
     ];
   }
 
@@ -122,10 +108,7 @@ export class AgentNegotiation {
         lifecycleCodec: context.lifecycleCodec,
         topics,
         queued: async () => queuedHandoffs(await readLag(context)),
-        liveAgents: async () => {
-          await refreshRegistry(this.readerOf(context));
-          return liveAgentCards(this.view, this.now());
-        },
+        liveAgents: () => this.registry.liveCards(),
         contexts: this.storeOf(context),
         contextStage: context.contextStage,
         now: this.now,
@@ -145,21 +128,6 @@ export class AgentNegotiation {
     });
   }
 
-  /** The registry as of the last refresh: read only for a rejection's suggestions. */
-  private readerOf({ config, topics, kafka, logger }: HandoffServiceContext): AgentRegistryReader {
-    this.reader ??= new AgentRegistryReader({
-      kafka,
-      topic: topics.agents,
-      groupId: `${agentGroupId(topics, this.agent.id)}.registry.${config.instanceId}`,
-      view: this.view,
-      logger,
-      // Not live: following every instance's heartbeats (each instance's every 5 s) woke every
-      // agent several times a second.
-      live: false,
-    });
-    return this.reader;
-  }
-
   /** One store per process, for both sides: contexts put by its requests, fetched for its transfers. */
   private storeOf(context: HandoffServiceContext): ContextStore {
     this.store ??= new ContextStore({ kafka: context.kafka, topic: context.topics.contexts });
@@ -176,14 +144,6 @@ export class AgentNegotiation {
       replicationFactor: config.replicationFactor,
     });
     return this.controlTopics(agentId);
-  }
-}
-
-async function refreshRegistry(reader: AgentRegistryReader): Promise<void> {
-  try {
-    await reader.refresh();
-  } catch (cause) {
-    throw new BatonError('KAFKA_UNAVAILABLE', 'the agent registry could not be read', { cause });
   }
 }
 

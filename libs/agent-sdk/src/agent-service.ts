@@ -19,6 +19,7 @@ import { agentCard } from './agent-card.js';
 import { handlerFor, type AgentDefinition } from './agent-definition.js';
 import { agentGroupId } from './agent-groups.js';
 import { AgentNegotiation } from './agent-negotiation.js';
+import { RegistryCards } from './registry-cards.js';
 import { MessageHandlerContext } from './message-handler-context.js';
 
 /**
@@ -70,7 +71,8 @@ export function agentService(
   // Checked now, so a malformed card stops the agent before it starts.
   agentCard(agent, { instanceId: 'check', startedAt: now(), heartbeatIntervalMs: registry.heartbeatIntervalMs });
   // Checked now too: a bad BATON_AGENT_CAPACITY or BATON_CONTEXT_INLINE_MAX_BYTES stops the agent.
-  const negotiation = new AgentNegotiation(agent, loadNegotiationConfig(agent.negotiation), registry, now);
+  const cards = new RegistryCards(agent.id, registry, now);
+  const negotiation = new AgentNegotiation(agent, loadNegotiationConfig(agent.negotiation), cards, now);
   return {
     name: `agent.${agent.id}`,
     groupId: (topics) => agentGroupId(topics, agent.id),
@@ -91,7 +93,7 @@ export function agentService(
             });
           }
           const act = new AgentActions(agent.id, handoff, actions, record.headers.traceparent, now);
-          await handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt));
+          await handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt, cards));
           return act.outputs();
         },
         deadLetterOutputs: ({ message, error }) =>
@@ -108,9 +110,10 @@ export function agentService(
       };
     },
     registerRoutes: agent.routes,
-    // The heartbeat first: it creates the registry topic the negotiation reads.
+    // The heartbeat first: it creates the registry topic the cards are read from.
     components: (context) => [
       registryHeartbeat(agent, context, registry, now),
+      cards.component(context),
       ...negotiation.components(context),
       ...(agent.components?.(context) ?? []),
     ],

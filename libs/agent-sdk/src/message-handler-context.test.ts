@@ -20,10 +20,12 @@ const handoff = buildHandoff({
   payload: { handoff_type: 'STATUS_UPDATE', data: { status: 'IN_PROGRESS' } },
 });
 
+const NO_CARDS = { card: async () => undefined };
+
 describe('MessageHandlerContext', () => {
   it("gives a logger whose lines carry the handoff's task, message and correlation ids, and the attempt", () => {
     const { logger, lines } = captured();
-    const context = new MessageHandlerContext(logger, handoff, 2);
+    const context = new MessageHandlerContext(logger, handoff, 2, NO_CARDS);
     context.logger.info({ event: 'handled' }, 'handled');
     expect(context.attempt).toBe(2);
     expect(lines).toHaveLength(1);
@@ -44,7 +46,7 @@ describe('MessageHandlerContext', () => {
         return logger.child(...args);
       },
     });
-    const context = new MessageHandlerContext(counting, handoff, 1);
+    const context = new MessageHandlerContext(counting, handoff, 1, NO_CARDS);
     expect(children).toBe(0);
     expect(context.logger).toBe(context.logger);
     expect(children).toBe(1);

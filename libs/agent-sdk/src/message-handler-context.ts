@@ -1,5 +1,7 @@
+import type { AgentCard } from '@baton/agent-registry';
 import { messageLogger, type Handoff, type Logger } from '@baton/runtime';
 import type { HandlerContext } from './agent-definition.js';
+import type { RegistryCards } from './registry-cards.js';
 
 /**
  * What a handler gets beside the handoff. Its logger, a child logger, is made only when the
@@ -14,7 +16,12 @@ export class MessageHandlerContext implements HandlerContext {
     private readonly serviceLogger: Logger,
     private readonly handoff: Handoff,
     readonly attempt: number,
+    private readonly cards: Pick<RegistryCards, 'card'>,
   ) {}
+
+  agentCard(agentId: string): Promise<AgentCard | undefined> {
+    return this.cards.card(agentId, this.logger);
+  }
 
   get logger(): Logger {
     this.child ??= messageLogger(this.serviceLogger, this.handoff);

@@ -10,7 +10,14 @@ import {
 import type { HandoffOf, TaskTransferData } from '@baton/protocol';
 import { conversationOf, USER_SENDERS, type Conversation } from './conversation.js';
 import type { ModelConfig } from './model-config.js';
-import { compileTools, handoffToolName, modelToolSet, type ModelHandoffTarget, type ModelTool } from './model-tool.js';
+import {
+  compileTools,
+  handoffToolDescriptions,
+  handoffToolName,
+  modelToolSet,
+  type ModelHandoffTarget,
+  type ModelTool,
+} from './model-tool.js';
 import { runModelTurn, type ModelTurnSettings, type TurnResult } from './model-turn.js';
 import { ToolCallMemo } from './tool-call-memo.js';
 
@@ -28,11 +35,6 @@ export interface ModelAgentDefinition {
   /** Handlers of other handoff types, beside the model's TASK_TRANSFER. */
   handlers?: Omit<AgentHandlers, 'TASK_TRANSFER'>;
   now?: () => Date;
-}
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
 }
 
 const ESCALATION_NEEDS_IDENTITY =
@@ -61,16 +63,18 @@ export function defineModelAgent(definition: ModelAgentDefinition): AgentDefinit
     config: definition.config,
     tools: compileTools(tools),
     handoffs: new Map(handoffs.map((target) => [handoffToolName(target), target])),
-    toolSet: once(() => modelToolSet(tools, handoffs)),
+    toolSet: (descriptions) => modelToolSet(tools, handoffs, descriptions),
     memo: new ToolCallMemo(),
     now: definition.now ?? (() => new Date()),
   };
-  const takeTurn: AgentHandler<'TASK_TRANSFER'> = async (handoff, act, { logger }) => {
+  const takeTurn: AgentHandler<'TASK_TRANSFER'> = async (handoff, act, handlerContext) => {
+    const { logger } = handlerContext;
     const { metadata, context, payload } = handoff;
     const turn = await runModelTurn(settings, {
       messageId: metadata.message_id,
       taskId: metadata.task_id,
       conversation: conversationOf(context.user_interaction_history, payload.data.task_summary, settings.now()),
+      handoffDescriptions: await handoffToolDescriptions(handoffs, (agentId) => handlerContext.agentCard(agentId)),
       refusal: (target) =>
         target.kind === 'escalation' && payload.data.customer_info === undefined
           ? ESCALATION_NEEDS_IDENTITY
@@ -97,7 +101,9 @@ function actOnTurn(handoff: HandoffOf<'TASK_TRANSFER'>, act: AgentActions, turn:
   const { target } = end;
   const data = handoff.payload.data;
   const issueCategory = target.issue_category ?? data.issue_category;
-  const action = { action_type: handoffToolName(target).toUpperCase(), details: target.description };
+  const toolName = handoffToolName(target);
+  const reason = target.description ?? `${toolName} called`;
+  const action = { action_type: toolName.toUpperCase(), details: reason };
   if (target.kind === 'escalation' && data.customer_info !== undefined) {
     act.escalate(action, {
       to: target.to,
@@ -117,7 +123,7 @@ function actOnTurn(handoff: HandoffOf<'TASK_TRANSFER'>, act: AgentActions, turn:
     data: {
       ...(structuredClone(data) as TaskTransferData),
       issue_category: issueCategory,
-      transfer_reason: target.description,
+      transfer_reason: reason,
     },
     action,
     user_interaction_history: history,

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { JSONSchema7, ToolSet } from 'ai';
+import type { AgentCard } from '@baton/agent-registry';
 import type { Immutable, JsonObject, JsonValue } from '@baton/protocol';
 import type { Logger } from '@baton/runtime';
 
@@ -37,8 +38,12 @@ export interface ModelTool {
 export interface ModelHandoffTarget {
   /** The receiving agent's id. */
   to: string;
-  /** When the model should call it; the receiving agent's card description fits. */
-  description: string;
+  /**
+   * When the model should call it, in this agent's words (seed 002's `Use for issues, repairs, or
+   * refunds.`). The tool's description is these words, then what the receiving agent's card in the
+   * agent registry says it is and can do (see handoffToolDescription).
+   */
+  description?: string;
   /** The tool's name; default `transfer_to_<to>`. */
   tool?: string;
   /**
@@ -52,6 +57,36 @@ export interface ModelHandoffTarget {
 
 export function handoffToolName(target: ModelHandoffTarget): string {
   return target.tool ?? `transfer_to_${target.to}`;
+}
+
+/**
+ * A handoff tool's description as the model is offered it: the sender's words on when to call it,
+ * then the receiver's card, as the receiver registered it: its name, its description (else its
+ * domain) and its skills. Without either, what the tool does.
+ */
+export function handoffToolDescription(target: ModelHandoffTarget, card: AgentCard | undefined): string {
+  const parts = target.description === undefined ? [] : [target.description];
+  if (card !== undefined) {
+    const skills = card.skills.map((skill) =>
+      skill.description === undefined ? skill.name : `${skill.name} (${skill.description})`,
+    );
+    parts.push(
+      `Hands the conversation to ${card.name}: ${card.description ?? card.domain}` +
+        (skills.length === 0 ? '' : ` Its skills: ${skills.join('; ')}.`),
+    );
+  }
+  return parts.length === 0 ? `Hands the conversation to ${target.to}.` : parts.join('\n');
+}
+
+/** Each handoff tool's description, by tool name, from the receivers' cards as `cardOf` finds them. */
+export async function handoffToolDescriptions(
+  handoffs: readonly ModelHandoffTarget[],
+  cardOf: (agentId: string) => Promise<AgentCard | undefined>,
+): Promise<Map<string, string>> {
+  const cards = await Promise.all(handoffs.map((target) => cardOf(target.to)));
+  return new Map(
+    handoffs.map((target, index) => [handoffToolName(target), handoffToolDescription(target, cards[index])]),
+  );
 }
 
 const NO_PARAMETERS: JSONSchema7 = { type: 'object', properties: {}, additionalProperties: false };
@@ -83,6 +118,7 @@ export function argumentErrors(validate: ValidateFunction): string {
 export async function modelToolSet(
   tools: readonly ModelTool[],
   handoffs: readonly ModelHandoffTarget[],
+  handoffDescriptions: ReadonlyMap<string, string>,
 ): Promise<ToolSet> {
   const { jsonSchema } = await import('ai');
   const set: ToolSet = {};
@@ -90,7 +126,11 @@ export async function modelToolSet(
     set[tool.name] = { description: tool.description, inputSchema: jsonSchema(tool.parameters) };
   }
   for (const target of handoffs) {
-    set[handoffToolName(target)] = { description: target.description, inputSchema: jsonSchema(NO_PARAMETERS) };
+    const name = handoffToolName(target);
+    set[name] = {
+      description: handoffDescriptions.get(name) ?? handoffToolDescription(target, undefined),
+      inputSchema: jsonSchema(NO_PARAMETERS),
+    };
   }
   return set;
 }

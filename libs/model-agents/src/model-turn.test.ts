@@ -97,7 +97,7 @@ function settingsFor(
     config: { provider: 'openai-compatible', modelId: 'scripted', timeoutMs: 5_000, maxRetries: 2, maxSteps },
     tools: compileTools(tools),
     handoffs: new Map(handoffs.map((target) => [handoffToolName(target), target])),
-    toolSet: () => modelToolSet(tools, handoffs),
+    toolSet: (descriptions) => modelToolSet(tools, handoffs, descriptions),
     memo,
     now: () => AT,
     retryBackoff: { initialDelayMs: 1, maxDelayMs: 2, multiplier: 2 },
@@ -109,6 +109,7 @@ function inputFor(conversation: Conversation, refusal: TurnInput['refusal'] = ()
     messageId: 'msg-1',
     taskId: 'task-1',
     conversation,
+    handoffDescriptions: new Map(),
     refusal,
     logger: createLogger('model-turn-test', 'silent'),
   };

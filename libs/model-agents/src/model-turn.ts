@@ -28,8 +28,8 @@ export interface ModelTurnSettings {
   tools: ReadonlyMap<string, CompiledTool>;
   /** Handoff targets by the name of their tool. */
   handoffs: ReadonlyMap<string, ModelHandoffTarget>;
-  /** The tools as the model is offered them; made at the first turn (see modelToolSet). */
-  toolSet: () => Promise<ToolSet>;
+  /** The tools as the model is offered them, with these handoff tool descriptions (see modelToolSet). */
+  toolSet: (handoffDescriptions: ReadonlyMap<string, string>) => Promise<ToolSet>;
   memo: ToolCallMemo;
   now: () => Date;
   /** Waits between retries of a model call. */
@@ -41,6 +41,8 @@ export interface TurnInput {
   messageId: string;
   taskId: string;
   conversation: Conversation;
+  /** Each handoff tool's description, by tool name (see handoffToolDescriptions). */
+  handoffDescriptions: ReadonlyMap<string, string>;
   /** Why a handoff target cannot be handed to now (told to the model as its tool's error), if it cannot. */
   refusal(target: ModelHandoffTarget): string | undefined;
   logger: Logger;
@@ -84,7 +86,7 @@ export async function runModelTurn(settings: ModelTurnSettings, input: TurnInput
   const conversation = input.conversation;
   const effects: PerformedEffect[] = [];
   for (let step = 0; step < settings.config.maxSteps; step++) {
-    const answer = await generate(settings, conversation, input.logger);
+    const answer = await generate(settings, conversation, input);
     if (answer.text !== '') conversation.push(chatEntry(agentId, answer.text, now()));
     const calls = answer.toolCalls as Call[];
     if (calls.length === 0) {
@@ -132,10 +134,11 @@ function jsonInput(input: unknown): JsonValue {
 }
 
 /** One model call, retried with backoff while the provider is unavailable (see modelCallError). */
-async function generate(settings: ModelTurnSettings, conversation: Conversation, logger: Logger) {
+async function generate(settings: ModelTurnSettings, conversation: Conversation, input: TurnInput) {
   const { provider, modelId, timeoutMs, maxRetries } = settings.config;
+  const { logger } = input;
   // Loaded at the first turn, as modelToolSet explains.
-  const [{ generateText }, tools] = await Promise.all([import('ai'), settings.toolSet()]);
+  const [{ generateText }, tools] = await Promise.all([import('ai'), settings.toolSet(input.handoffDescriptions)]);
   for (let retry = 0; ; retry++) {
     try {
       // One span per attempt, named and attributed by the GenAI conventions. It carries no prompt
