@@ -57,12 +57,17 @@ describe('one trace for a task across the gateway, the router and the agents', (
   let salesInbox: RecordCollector;
 
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
+    // Over gRPC here, JSON below, protobuf (the default) in the model agents' test.
+    receiver = await startOtlpReceiver('grpc');
     rig = await startBatonRig({
       name: 'trace',
       agents: ['triage-agent', 'sales-agent'],
       // No OTEL_SERVICE_NAME: each service names itself.
-      serviceEnv: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' }),
+      serviceEnv: () => ({
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: receiver.protocol,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      }),
     });
     gateway = await rig.addProcess('gateway', 'services/gateway/src/main.ts', {
       BATON_API_KEYS: `tracing:${PUBLISHER_TOKEN}:publisher`,
@@ -199,12 +204,16 @@ describe('a stopping service', () => {
   let rig: BatonRig;
 
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
+    receiver = await startOtlpReceiver('http/json');
     rig = await startBatonRig({
       name: 'trace-stop',
       agents: [],
       // Ten minutes: no batch is exported on its schedule while the test runs, only at the stop.
-      serviceEnv: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '600000' }),
+      serviceEnv: () => ({
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: receiver.protocol,
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+      }),
     });
   });
 

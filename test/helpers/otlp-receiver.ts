@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
+import type { OtlpProtocol } from '@baton/telemetry';
 
-/** One span as an OTLP/HTTP JSON export carried it, with its resource's service.name. */
+/** One span as an OTLP export carried it, with its resource's service.name. */
 export interface ReceivedSpan {
   serviceName: string;
   traceId: string;
@@ -18,8 +21,10 @@ export interface ReceivedSpan {
 
 /** A collector of its own for a test: where to point OTEL_EXPORTER_OTLP_ENDPOINT, and what arrived. */
 export interface OtlpReceiver {
-  /** The base URL; exporters post to <endpoint>/v1/traces. */
+  /** The base URL: HTTP exporters post to <endpoint>/v1/traces, gRPC ones call the trace service there. */
   endpoint: string;
+  /** What to set OTEL_EXPORTER_OTLP_PROTOCOL to. */
+  protocol: OtlpProtocol;
   spans: ReceivedSpan[];
   close(): Promise<void>;
 }
@@ -84,32 +89,129 @@ function spansOf(request: TracesRequest): ReceivedSpan[] {
 }
 
 /**
- * An OTLP/HTTP receiver of traces in JSON (what @opentelemetry/exporter-trace-otlp-http sends) on
- * a free local port. Anything else it answers 415, so an exporter sending protobuf fails loudly.
+ * The part of OTLP's trace service (opentelemetry/proto/collector/trace/v1 and what it uses) this
+ * receiver reads; protobuf skips the fields left out.
  */
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
-  const spans: ReceivedSpan[] = [];
+const OTLP_TRACES_PROTO = `
+syntax = "proto3";
+package otlp;
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+message Resource { repeated KeyValue attributes = 1; }
+message ScopeSpans { repeated Span spans = 2; }
+message Span {
+  bytes trace_id = 1;
+  bytes span_id = 2;
+  bytes parent_span_id = 4;
+  string name = 5;
+  int32 kind = 6;
+  repeated KeyValue attributes = 9;
+  Status status = 15;
+}
+message Status { int32 code = 3; }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message AnyValue {
+  oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; }
+}
+`;
+
+const exportRequest = protobuf
+  .parse(OTLP_TRACES_PROTO, { keepCase: false })
+  .root.lookupType('otlp.ExportTraceServiceRequest');
+
+/** A protobuf export in the JSON export's shape: ids in hex, enums and 64-bit integers as numbers. */
+function fromProtobuf(bytes: Uint8Array): TracesRequest {
+  const decoded = exportRequest.toObject(exportRequest.decode(bytes), {
+    longs: Number,
+    defaults: false,
+  }) as TracesRequest;
+  for (const resourceSpans of decoded.resourceSpans ?? []) {
+    for (const scope of resourceSpans.scopeSpans ?? []) {
+      for (const span of scope.spans ?? []) {
+        span.traceId = Buffer.from(span.traceId as unknown as Uint8Array).toString('hex');
+        span.spanId = Buffer.from(span.spanId as unknown as Uint8Array).toString('hex');
+        span.parentSpanId =
+          span.parentSpanId === undefined
+            ? ''
+            : Buffer.from(span.parentSpanId as unknown as Uint8Array).toString('hex');
+      }
+    }
+  }
+  return decoded;
+}
+
+/** An OTLP/HTTP receiver: POST /v1/traces in the protocol's content type, anything else 415. */
+async function startHttpReceiver(spans: ReceivedSpan[], protocol: 'http/json' | 'http/protobuf') {
+  const contentType = protocol === 'http/json' ? 'application/json' : 'application/x-protobuf';
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (request.url !== '/v1/traces' || request.headers['content-type'] !== 'application/json') {
+      if (request.url !== '/v1/traces' || request.headers['content-type'] !== contentType) {
         response.writeHead(415).end();
         return;
       }
-      spans.push(...spansOf(JSON.parse(Buffer.concat(chunks).toString('utf8')) as TracesRequest));
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      const body = Buffer.concat(chunks);
+      spans.push(
+        ...spansOf(
+          protocol === 'http/json' ? (JSON.parse(body.toString('utf8')) as TracesRequest) : fromProtobuf(body),
+        ),
+      );
+      // An empty ExportTraceServiceResponse, in either encoding.
+      response.writeHead(200, { 'content-type': contentType }).end(protocol === 'http/json' ? '{}' : '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
-    spans,
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** An OTLP/gRPC receiver: the trace service's Export, its messages decoded here rather than by grpc-js. */
+async function startGrpcReceiver(spans: ReceivedSpan[]) {
+  const server = new grpc.Server();
+  const raw = (bytes: Buffer) => bytes;
+  server.addService(
+    {
+      Export: {
+        path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: raw,
+        requestDeserialize: raw,
+        responseSerialize: raw,
+        responseDeserialize: raw,
+      },
+    },
+    {
+      Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        spans.push(...spansOf(fromProtobuf(call.request)));
+        callback(null, Buffer.alloc(0));
+      },
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: async () => server.forceShutdown(),
+  };
+}
+
+/**
+ * A collector of its own for a test, on a free local port, taking traces in one OTLP protocol (the
+ * specification's default, http/protobuf, unless told): an exporter sending another fails loudly.
+ */
+export async function startOtlpReceiver(protocol: OtlpProtocol = 'http/protobuf'): Promise<OtlpReceiver> {
+  const spans: ReceivedSpan[] = [];
+  const receiver = protocol === 'grpc' ? await startGrpcReceiver(spans) : await startHttpReceiver(spans, protocol);
+  return { ...receiver, protocol, spans };
 }

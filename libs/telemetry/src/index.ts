@@ -2,7 +2,8 @@
  * Tracing with OpenTelemetry for Baton's services.
  *
  * A service's main starts it once (runService does, for every service): `startTracing` reads the
- * standard OTEL_* variables and exports over OTLP/HTTP when an endpoint is set; with none, nothing
+ * standard OTEL_* variables and exports over OTLP (http/protobuf, http/json or grpc, as
+ * OTEL_EXPORTER_OTLP_PROTOCOL says) when an endpoint is set; with none, nothing
  * starts and every span below is the API's no-op. The chassis makes the spans of each handoff:
  * `process <topic>` (CONSUMER) → `handle <handoff_type>` (INTERNAL, the active context while the
  * handler runs) → `create <topic>` (PRODUCER) per record written, whose context is the record's
@@ -18,7 +19,7 @@
  * join the same trace, since startTracing registers the global provider and async context.
  */
 export { startTracing, TRACING_CLOSE_TIMEOUT_MS, type StartTracingOptions, type Tracing } from './start-tracing.js';
-export { tracingConfig, type TracingConfig } from './tracing-config.js';
+export { OTLP_PROTOCOLS, tracingConfig, type OtlpProtocol, type TracingConfig } from './tracing-config.js';
 export type { TracingLogger } from './tracing-logger.js';
 export { isTracingOn } from './tracing-state.js';
 export { withSpan, recordFailure, tracer, type WithSpanOptions } from './with-span.js';

@@ -16,7 +16,7 @@ describe('startTracing', () => {
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', '');
     vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');
     const { lines, logger } = capturingLogger();
-    const tracing = startTracing({ serviceName: 'router', logger });
+    const tracing = await startTracing({ serviceName: 'router', logger });
     expect(tracing.enabled).toBe(false);
     expect(isTracingOn()).toBe(false);
     expect(lines).toEqual([
@@ -37,7 +37,7 @@ describe('startTracing', () => {
     vi.stubEnv('OTEL_SERVICE_NAME', '');
     vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', 'deployment.environment.name=test');
     const { lines, logger } = capturingLogger();
-    const tracing = startTracing({ serviceName: 'agent.sales_agent', logger });
+    const tracing = await startTracing({ serviceName: 'agent.sales_agent', logger });
     expect(tracing.enabled).toBe(true);
     expect(isTracingOn()).toBe(true);
     expect(trace.getTracer('t').startSpan('s').isRecording()).toBe(true);
@@ -46,15 +46,28 @@ describe('startTracing', () => {
         facts: {
           event: 'tracing.on',
           service_name: 'agent.sales_agent',
+          protocol: 'http/protobuf',
           endpoint: 'http://127.0.0.1:9/v1/traces',
           headers: ['x-api-key'],
           sampler: 'parentbased_always_on',
         },
-        message: 'exporting traces over OTLP/HTTP',
+        message: 'exporting traces over OTLP (http/protobuf)',
       },
     ]);
     await Promise.all([tracing.close(), tracing.close()]);
     expect(isTracingOn()).toBe(false);
     expect(JSON.stringify(lines)).not.toContain('sk-secret-1');
+  });
+
+  it('refuses a protocol OTLP does not have, naming the variable, rather than tracing nowhere', async () => {
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://127.0.0.1:9');
+    vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http');
+    const { logger } = capturingLogger();
+    await expect(startTracing({ serviceName: 'router', logger })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      path: '/env/OTEL_EXPORTER_OTLP_PROTOCOL',
+      message: 'OTEL_EXPORTER_OTLP_PROTOCOL must be one of http/protobuf, http/json, grpc, not "http"',
+    });
+    expect(isTracingOn()).toBe(false);
   });
 });

@@ -1,10 +1,9 @@
 import { diag, DiagLogLevel } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { diagLogger } from './diag-logger.js';
 import { redactor } from './secrets.js';
-import { headerValues, tracingConfig } from './tracing-config.js';
+import { headerValues, tracingConfig, type OtlpProtocol } from './tracing-config.js';
 import type { TracingLogger } from './tracing-logger.js';
 import { setTracingOn } from './tracing-state.js';
 
@@ -29,12 +28,27 @@ export interface StartTracingOptions {
 const OFF: Tracing = { enabled: false, close: async () => undefined };
 
 /**
- * Starts exporting this process's spans over OTLP/HTTP (JSON) when the OTEL_* variables ask for it
- * (see tracingConfig); otherwise starts nothing and every span stays the API's no-op one. Registers
- * the global tracer provider, W3C propagator and async context, so spans made through the global
- * @opentelemetry/api (the Vercel AI SDK's) land in the same traces.
+ * The exporter of `protocol`, each reading its endpoint, headers, timeout and certificates from the
+ * OTEL_EXPORTER_OTLP_* variables itself. Imported only when chosen: gRPC's brings @grpc/grpc-js.
  */
-export function startTracing(options: StartTracingOptions): Tracing {
+async function otlpExporter(protocol: OtlpProtocol): Promise<SpanExporter> {
+  switch (protocol) {
+    case 'http/protobuf':
+      return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+    case 'http/json':
+      return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+    case 'grpc':
+      return new (await import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter();
+  }
+}
+
+/**
+ * Starts exporting this process's spans over OTLP (http/protobuf, http/json or grpc) when the
+ * OTEL_* variables ask for it (see tracingConfig); otherwise starts nothing and every span stays
+ * the API's no-op one. Registers the global tracer provider, W3C propagator and async context, so
+ * spans made through the global @opentelemetry/api (the Vercel AI SDK's) land in the same traces.
+ */
+export async function startTracing(options: StartTracingOptions): Promise<Tracing> {
   const config = tracingConfig(process.env);
   if (!config.enabled) {
     options.logger.info({ event: 'tracing.off', reason: config.reason }, 'tracing off');
@@ -50,7 +64,7 @@ export function startTracing(options: StartTracingOptions): Tracing {
     .merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [new BatchSpanProcessor(await otlpExporter(config.protocol))],
   });
   provider.register();
   setTracingOn(true);
@@ -58,11 +72,12 @@ export function startTracing(options: StartTracingOptions): Tracing {
     {
       event: 'tracing.on',
       service_name: resource.attributes['service.name'],
+      protocol: config.protocol,
       endpoint: config.tracesEndpoint,
       headers: config.headerNames,
       sampler: config.sampler,
     },
-    'exporting traces over OTLP/HTTP',
+    `exporting traces over OTLP (${config.protocol})`,
   );
   let closing: Promise<void> | undefined;
   return {

@@ -26,6 +26,7 @@ describe('tracingConfig', () => {
   it('derives the traces URL from the base endpoint, or takes the signal-specific one as it is', () => {
     expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318/' })).toEqual({
       enabled: true,
+      protocol: 'http/protobuf',
       tracesEndpoint: 'http://jaeger:4318/v1/traces',
       headerNames: [],
       sampler: 'parentbased_always_on',
@@ -39,6 +40,24 @@ describe('tracingConfig', () => {
     ).toMatchObject({ tracesEndpoint: 'https://collector.example/otlp/traces', sampler: 'traceidratio' });
   });
 
+  it('takes the protocol from the traces variable, then the general one; gRPC takes the endpoint as it is', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317' };
+    expect(tracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatchObject({
+      protocol: 'grpc',
+      tracesEndpoint: 'http://collector:4317',
+    });
+    expect(
+      tracingConfig({
+        ...endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      }),
+    ).toMatchObject({ protocol: 'http/json', tracesEndpoint: 'http://collector:4317/v1/traces' });
+    expect(() => tracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'GRPC' })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' }),
+    );
+  });
+
   it('shows the header names and never their values, nor credentials in the URL', () => {
     const config = tracingConfig({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:s3cret@collector.example',
@@ -47,6 +66,7 @@ describe('tracingConfig', () => {
     });
     expect(config).toEqual({
       enabled: true,
+      protocol: 'http/protobuf',
       tracesEndpoint: 'https://collector.example/v1/traces',
       headerNames: ['x-api-key', 'x-team'],
       sampler: 'parentbased_always_on',

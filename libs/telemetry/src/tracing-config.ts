@@ -1,12 +1,24 @@
+import { BatonError } from '@baton/errors';
+
+/** OTLP's transports, as OTEL_EXPORTER_OTLP_PROTOCOL names them. */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/** The specification's default; Jaeger and the OpenTelemetry Collector take it on 4318. */
+const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
+
 /**
- * Whether a service exports traces, decided from the standard OTEL_* variables alone. The SDK
- * reads the rest itself (sampler, resource attributes, exporter headers and timeouts, batch sizes);
- * this decides only on or off, and what the start-up log line may show.
+ * Whether a service exports traces, and over which OTLP transport, decided from the standard
+ * OTEL_* variables alone. The SDK's exporter reads the rest itself (exporter headers, timeouts and
+ * certificates, sampler, resource attributes, batch sizes); this decides on or off, the protocol,
+ * and what the start-up log line may show.
  */
 export type TracingConfig =
   | { enabled: false; reason: string }
   | {
       enabled: true;
+      /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf. */
+      protocol: OtlpProtocol;
       /** Where spans go, credentials in the URL removed: safe to log. */
       tracesEndpoint: string;
       /** The names of the OTEL_EXPORTER_OTLP_*HEADERS sent with each export, never their values. */
@@ -24,12 +36,29 @@ function setting(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** The URL spans are posted to, as the OTLP/HTTP exporter derives it: a base endpoint gets /v1/traces. */
-function tracesUrl(env: Env): string | undefined {
+/**
+ * Where spans go, as the protocol's exporter derives it: over HTTP a base endpoint gets
+ * /v1/traces; gRPC names the service in each call, so its endpoint is the base as it is.
+ */
+function tracesUrl(env: Env, protocol: OtlpProtocol): string | undefined {
   const signal = setting(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   if (signal !== undefined) return signal;
   const base = setting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`;
+  if (base === undefined || protocol === 'grpc') return base;
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
+}
+
+/** The protocol the variables name; CONFIG_INVALID naming the variable for one OTLP has not. */
+function protocolOf(env: Env): OtlpProtocol {
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const value = setting(env, name);
+    if (value === undefined) continue;
+    if ((OTLP_PROTOCOLS as readonly string[]).includes(value)) return value as OtlpProtocol;
+    throw new BatonError('CONFIG_INVALID', `${name} must be one of ${OTLP_PROTOCOLS.join(', ')}, not "${value}"`, {
+      path: `/env/${name}`,
+    });
+  }
+  return DEFAULT_PROTOCOL;
 }
 
 /** A URL with any user:password@ taken out, for logs. */
@@ -72,7 +101,8 @@ export function headerValues(raw: string | undefined): string[] {
 
 /**
  * On when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT)
- * and neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none says otherwise.
+ * and neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none says otherwise. A protocol
+ * other than OTLP's three stops the start with CONFIG_INVALID, rather than tracing nowhere.
  */
 export function tracingConfig(env: Env): TracingConfig {
   if (setting(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') {
@@ -81,12 +111,14 @@ export function tracingConfig(env: Env): TracingConfig {
   if (setting(env, 'OTEL_TRACES_EXPORTER')?.toLowerCase() === 'none') {
     return { enabled: false, reason: 'OTEL_TRACES_EXPORTER is none' };
   }
-  const url = tracesUrl(env);
+  const protocol = protocolOf(env);
+  const url = tracesUrl(env, protocol);
   if (url === undefined) {
     return { enabled: false, reason: 'no OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' };
   }
   return {
     enabled: true,
+    protocol,
     tracesEndpoint: withoutCredentials(url),
     headerNames: [
       ...new Set([

@@ -42,7 +42,7 @@ export async function runService(build: () => Promise<Service> | Service, logger
       await service.close();
       return;
     }
-    tracing = startTracing({ serviceName: service.name, logger });
+    tracing = await startTracing({ serviceName: service.name, logger });
     await service.start();
   } catch (error) {
     // A start cut short by a signal is the close's to report.
