@@ -19,6 +19,7 @@ import {
   type BatonRig,
   type RecordCollector,
   type ServiceProcess,
+  expectCleanExits,
 } from './helpers/index.js';
 
 const TRIAGE = 'triage_agent';
@@ -141,10 +142,7 @@ describe('the customer service team, each agent its own process', () => {
 
   afterAll(async () => {
     const exitCodes = await rig?.stop();
-    expect(
-      Object.values(exitCodes).every((code) => code === 0),
-      JSON.stringify(exitCodes),
-    ).toBe(true);
+    expectCleanExits(exitCodes);
   });
 
   it('refunds the broken shoes once: triage, then issues and repairs, previous actions intact', async () => {

@@ -8,6 +8,7 @@ import {
   uniqueName,
   waitFor,
   type GatewayRig,
+  expectCleanExits,
 } from './helpers/index.js';
 
 describe('dead letters across every DLQ topic: GET /v1/dead-letters and /v1/dead-letters/stats', () => {
@@ -20,10 +21,7 @@ describe('dead letters across every DLQ topic: GET /v1/dead-letters and /v1/dead
 
   afterAll(async () => {
     const codes = await gateway?.stop();
-    expect(
-      Object.values(codes).every((code) => code === 0),
-      JSON.stringify(codes),
-    ).toBe(true);
+    expectCleanExits(codes);
   });
 
   it("lists the router's and the probe agent's dead letters in one, newest first, and totals them by code and topic", async () => {

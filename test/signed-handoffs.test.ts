@@ -15,6 +15,7 @@ import {
   type BatonRig,
   type RecordCollector,
   type ServiceProcess,
+  expectCleanExits,
 } from './helpers/index.js';
 
 /**
@@ -110,10 +111,7 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
   afterAll(async () => {
     const exitCodes = await rig?.stop();
     keys.cleanup();
-    expect(
-      Object.values(exitCodes).every((code) => code === 0),
-      JSON.stringify(exitCodes),
-    ).toBe(true);
+    expectCleanExits(exitCodes);
   });
 
   it('completes the reference escalation signed in Java with the JDK’s Ed25519, each hop signed by its agent', async () => {

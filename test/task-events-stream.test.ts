@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_TOKENS, startGatewayRig, uniqueName, waitFor, type GatewayRig } from './helpers/index.js';
+import {
+  GATEWAY_TOKENS,
+  startGatewayRig,
+  uniqueName,
+  waitFor,
+  type GatewayRig,
+  expectCleanExits,
+} from './helpers/index.js';
 
 interface StreamEvent {
   id: string;
@@ -61,10 +68,7 @@ describe('GET /v1/tasks/{task_id}/events', () => {
 
   afterAll(async () => {
     const codes = await gateway?.stop();
-    expect(
-      Object.values(codes).every((code) => code === 0),
-      JSON.stringify(codes),
-    ).toBe(true);
+    expectCleanExits(codes);
   });
 
   const publish = async (taskId: string, seq: number, reply?: string) => {

@@ -10,6 +10,7 @@ import {
   type ReceivedSpan,
   type RecordCollector,
   type ServiceProcess,
+  expectCleanExits,
 } from './helpers/index.js';
 
 const TRIAGE = 'triage_agent';
@@ -78,10 +79,7 @@ describe('one trace for a task across the gateway, the router and the agents', (
   afterAll(async () => {
     const exitCodes = await rig?.stop();
     await receiver?.close();
-    expect(
-      Object.values(exitCodes).every((code) => code === 0),
-      JSON.stringify(exitCodes),
-    ).toBe(true);
+    expectCleanExits(exitCodes);
   });
 
   it('links publish, route, triage, route and sales as parent and child, one trace id throughout', async () => {

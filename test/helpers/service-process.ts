@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { bundleServices } from '../../scripts/lib/service-bundle.js';
 import { serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
 
@@ -111,4 +112,12 @@ export async function startServiceProcess(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Asserts that every service stopped cleanly (exit code 0), naming each one's code when one did not. */
+export function expectCleanExits(codes: Record<string, number | null>): void {
+  expect(
+    Object.values(codes).every((code) => code === 0),
+    JSON.stringify(codes),
+  ).toBe(true);
 }
