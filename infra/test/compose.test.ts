@@ -23,6 +23,7 @@ interface ComposeService {
   read_only?: boolean;
   tmpfs?: string[];
   secrets?: { source: string }[];
+  extra_hosts?: string[];
 }
 
 interface ComposeFile {
@@ -153,6 +154,24 @@ describe.skipIf(tools.skip)('docker-compose.yml', () => {
       expect(service(name).environment?.BATON_PII_KEYRING_FILE, name).toBe(expected);
     }
     expect(() => parseKeyRing(readRepoFile('infra', 'compose', 'pii-keyring.example.json'), 'example')).not.toThrow();
+  });
+
+  it("runs seed 002's team as model agents when BATON_MODEL is set, with the key as a secret file and the host's Ollama in reach", () => {
+    const modelAgents = SERVICES.filter((name) => service(name).environment?.BATON_MODEL !== undefined);
+    expect(modelAgents).toEqual(['issues-and-repairs-agent', 'sales-agent', 'triage-agent']);
+    for (const name of modelAgents) {
+      expect(service(name).environment, name).toMatchObject({
+        BATON_MODEL: '',
+        BATON_MODEL_BASE_URL: '',
+        BATON_MODEL_API_KEY_FILE: '/run/secrets/model-api-key',
+      });
+      expect(
+        service(name).secrets?.map((secret) => secret.source),
+        name,
+      ).toContain('model-api-key');
+      // A Linux engine resolves host.docker.internal only when told, as Docker Desktop does by itself.
+      expect(service(name).extra_hosts, name).toEqual(['host.docker.internal:host-gateway']);
+    }
   });
 
   it('reaches the human agent over HTTP on a port Docker picks', () => {
