@@ -15,6 +15,18 @@ import {
 import { systemToolsFor } from './system-tools/suite.js';
 
 /**
+ * The page's globals that the functions run in it (page.evaluate, addInitScript) touch. This file
+ * is checked as Node code, without the DOM's types; the casts go at compile time, so the function
+ * the browser runs names the page's own globals.
+ */
+interface PageGlobals {
+  sessionStorage: { setItem(key: string, value: string): void };
+  getComputedStyle(node: unknown): { backgroundColor: string };
+  location: { hash: string };
+  notReloaded?: boolean;
+}
+
+/**
  * The gateway's console page (services/gateway/ui) in a real Chromium against a real gateway: the
  * overview, a dead letter found from it in two clicks and replayed, a task followed live, and a
  * viewer's refused replay.
@@ -123,7 +135,10 @@ async function overviewLoadTimes(): Promise<number[]> {
   for (let load = 0; load < 3; load += 1) {
     const context = await browser.newContext();
     contexts.push(context);
-    await context.addInitScript((token) => sessionStorage.setItem('baton.gateway.token', token), TOKENS.viewer);
+    await context.addInitScript(
+      (token) => (globalThis as unknown as PageGlobals).sessionStorage.setItem('baton.gateway.token', token),
+      TOKENS.viewer,
+    );
     const again = await context.newPage();
     again.on('pageerror', (error) => pageErrors.push(error));
     await again.goto(`${setup.gateway.address}/ui/`);
@@ -186,7 +201,9 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     // The DLQ holding dead letters needs attention, shown in red.
     const item = page.locator(`[data-testid="attention-item"][data-subject="${dlqTopic()}"]`);
     expect(await item.getAttribute('data-kind')).toBe('dead_letters');
-    expect(await item.evaluate((node) => getComputedStyle(node).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(
+      await item.evaluate((node) => (globalThis as unknown as PageGlobals).getComputedStyle(node).backgroundColor),
+    ).not.toBe('rgba(0, 0, 0, 0)');
     // One bar per minute of the window.
     expect(await page.getByTestId('outcome-minute').count()).toBe(overview.outcomes.window_minutes);
     if (SCREENSHOTS) await page.screenshot({ path: join(DOCS, 'console-overview.png'), fullPage: true });
@@ -296,7 +313,7 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await page.getByTestId('task-form').getByLabel('Task or correlation id').fill(taskId);
     await page.getByTestId('task-show').click();
     // What tells a reload: a fresh page has no such property.
-    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await page.evaluate(() => Object.assign(globalThis, { notReloaded: true }));
     await expect.poll(() => page.getByTestId('live-status').getAttribute('data-state')).toBe('open');
     await expect.poll(() => steps(page)).toContain('router ROUTED');
 
@@ -308,7 +325,7 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await expect
       .poll(() => page.getByTestId('reply').allTextContents())
       .toEqual([expect.stringContaining('Second step done.')]);
-    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).notReloaded)).toBe(true);
     await expect.poll(() => page.getByTestId('timeline-status').textContent()).toContain('4 step(s)');
     await expect
       .poll(() => page.getByTestId('task-summary').locator('[data-field="status"]').textContent())
@@ -319,7 +336,9 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await page.getByTestId('nav-tasks').click();
     await page.getByTestId('task-form').getByLabel('Task or correlation id').fill(flow);
     await page.getByTestId('task-show').click();
-    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/tasks/${encodeURIComponent(taskId)}`);
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash))
+      .toBe(`#/tasks/${encodeURIComponent(taskId)}`);
     await expect.poll(() => steps(page), { timeout: 30_000 }).toHaveLength(4);
   }, 90_000);
 
