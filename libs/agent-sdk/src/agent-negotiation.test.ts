@@ -23,6 +23,13 @@ describe('queuedHandoffs', () => {
       ]),
     ).toBe(3);
   });
+
+  it('takes what the instance holds uncommitted when it is more: 100 handoffs committed in one transaction lag 102 offsets', () => {
+    const batched = [{ partition: 0, lag: 1 + 100 + 1 }];
+    expect(queuedHandoffs(batched)).toBe(51);
+    expect(queuedHandoffs(batched, 100)).toBe(100);
+    expect(queuedHandoffs([{ partition: 0, lag: 5 }], 1)).toBe(2);
+  });
 });
 
 describe('liveAgentCards', () => {

@@ -16,15 +16,21 @@ import { controlGroupId } from './agent-groups.js';
 import type { RegistryCards } from './registry-cards.js';
 
 /**
- * Handoffs waiting in an inbox, from its group's lag in offsets. Every writer of an inbox (the
- * router, a receiver taking a context over, a replay) writes one record per partition per
- * transaction, so each waiting handoff takes two offsets, itself and its commit marker, and the
- * marker of the last one processed leaves one offset behind the committed position: a partition
- * lagging n offsets holds floor(n / 2) handoffs. Counting offsets instead would call an idle
- * partition busy.
+ * Handoffs waiting in an inbox, at least: the larger of two counts that never exceed it.
+ * - What this instance holds uncommitted (`uncommitted`): exact for its partitions while their
+ *   backlog is under what it fetches ahead.
+ * - Its group's lag in offsets, halved: every handoff an inbox's writers (the router, a receiver
+ *   taking a context over, a replay) commit comes with a commit marker per partition and
+ *   transaction, one marker to a handoff at light load and one to many when transactions batch;
+ *   and the marker of the last one processed leaves one offset behind the committed position. So
+ *   a partition lagging n offsets holds at least floor(n / 2) handoffs, and an idle one (n = 1)
+ *   none. Counting offsets instead would call an idle partition busy.
  */
-export function queuedHandoffs(lag: readonly PartitionLag[]): number {
-  return lag.reduce((sum, partition) => sum + Math.floor(partition.lag / 2), 0);
+export function queuedHandoffs(lag: readonly PartitionLag[], uncommitted = 0): number {
+  return Math.max(
+    uncommitted,
+    lag.reduce((sum, partition) => sum + Math.floor(partition.lag / 2), 0),
+  );
 }
 
 /**
@@ -107,7 +113,7 @@ export class AgentNegotiation {
           handoffRecord(context.codec, topics.agentInbox(agentId), withoutSignature(handoff), { parentTraceparent }),
         lifecycleCodec: context.lifecycleCodec,
         topics,
-        queued: async () => queuedHandoffs(await readLag(context)),
+        queued: async () => queuedHandoffs(await readLag(context), context.sourceUncommitted()),
         liveAgents: () => this.registry.liveCards(),
         contexts: this.storeOf(context),
         contextStage: context.contextStage,

@@ -60,6 +60,8 @@ export interface HandoffServiceContext {
   consumerObserver: ConsumerObserver;
   /** The lag of the service's consumer group on its source topic, per partition. */
   sourceLag(): Promise<PartitionLag[]>;
+  /** The messages of the source topic this instance's consumer holds uncommitted (ExactlyOnceConsumer.uncommitted). */
+  sourceUncommitted(): number;
 }
 
 export interface HandoffServiceDefinition {
@@ -145,6 +147,7 @@ export function buildHandoffService(
     metrics,
     consumerObserver,
     sourceLag: () => lag.read(),
+    sourceUncommitted: () => consumer.uncommitted,
   };
   const consumer = new ExactlyOnceConsumer<Handoff>({
     kafka,

@@ -94,6 +94,15 @@ export class ExactlyOnceConsumer<T> {
     );
   }
 
+  /**
+   * Messages this instance has received and not yet committed: waiting for their task's turn,
+   * being handled, or done and waiting for their transaction. It fetches ahead up to
+   * `maxBuffered`, so below that this is every uncommitted message of its partitions.
+   */
+  get uncommitted(): number {
+    return this.buffered.inUse;
+  }
+
   /** True once the consumer has joined its group and runs. */
   get isRunning(): boolean {
     return this.running;
