@@ -38,7 +38,11 @@ describe('attentionOf', () => {
       },
     );
     expect(items).toEqual([
-      { kind: 'agent_down', subject: 'sales_agent', detail: 'no instance is consuming; 12 waiting in its inbox' },
+      {
+        kind: 'agent_down',
+        subject: 'sales_agent',
+        detail: 'no instance is consuming; its inbox is 12 offsets behind',
+      },
       {
         kind: 'agent_not_live',
         subject: 'human_agent',

@@ -5,7 +5,9 @@ import type { AgentStatus, AttentionItem, DeadLetterStats } from '@baton/gateway
  * agents registered with no live instance, then DLQ topics holding dead letters, most first.
  */
 export function attentionOf(agents: readonly AgentStatus[], deadLetters: DeadLetterStats): AttentionItem[] {
-  const waiting = (agent: AgentStatus) => (agent.lag === null ? '' : `; ${agent.lag} waiting in its inbox`);
+  // Offsets, not handoffs: transactions' commit markers take offsets too (see AgentStatus.lag).
+  const waiting = (agent: AgentStatus) =>
+    agent.lag === null || agent.lag === 0 ? '' : `; its inbox is ${agent.lag} offsets behind`;
   return [
     ...agents
       .filter((agent) => !agent.up)

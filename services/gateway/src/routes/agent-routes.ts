@@ -54,12 +54,12 @@ export function registerAgentRoutes(app: FastifyInstance, parts: GatewayParts): 
                     },
                     control_lag: {
                       type: ['integer', 'null'],
-                      description: 'Negotiation messages waiting in its control topic; null for the router',
+                      description: 'The same for its control topic (negotiation messages); null for the router',
                     },
                     lag: {
                       type: ['integer', 'null'],
                       description:
-                        'Handoffs waiting in its inbox (the router: the inbound topic); null when unreadable',
+                        "Offsets between its group's committed positions and the end of its inbox (the router: the inbound topic), commit markers included; null when unreadable",
                     },
                     instances: {
                       type: 'array',
