@@ -48,6 +48,20 @@ export interface BatonRig {
   stop(): Promise<Record<string, number | null>>;
 }
 
+/** A stop slower than this is reported with what it waited for, to tell a slow stop's cause. */
+const SLOW_STOP_MS = 15_000;
+
+function stopTimer() {
+  const started = performance.now();
+  const marks: string[] = [];
+  return {
+    mark: (what: string) => marks.push(`${what} ${((performance.now() - started) / 1000).toFixed(1)} s`),
+    report(rig: string) {
+      if (performance.now() - started > SLOW_STOP_MS) console.warn(`rig ${rig} stopped slowly: ${marks.join(', ')}`);
+    },
+  };
+}
+
 export async function startBatonRig(options: BatonRigOptions): Promise<BatonRig> {
   const brokers = inject('kafkaBrokers');
   const registryUrl = inject('schemaRegistryUrl');
@@ -106,10 +120,20 @@ export async function startBatonRig(options: BatonRigOptions): Promise<BatonRig>
           .map(async (record) => parseHandoffOutcome(await outcomeCodec.decode(record.value as Buffer))),
       ),
     async stop() {
+      const took = stopTimer();
       await publisher.close();
+      took.mark('publisher');
       await Promise.all(collectors.map((collector) => collector.stop()));
+      took.mark('collectors');
       const names = Object.keys(services);
-      const codes = await Promise.all(names.map((name) => services[name]?.stop('SIGTERM')));
+      const codes = await Promise.all(
+        names.map(async (name) => {
+          const code = await services[name]?.stop('SIGTERM');
+          took.mark(name);
+          return code;
+        }),
+      );
+      took.report(options.name);
       return Object.fromEntries(names.map((name, index) => [name, codes[index] ?? null]));
     },
   };
