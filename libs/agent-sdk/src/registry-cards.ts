@@ -42,7 +42,7 @@ export function liveAgentCards(view: Pick<AgentRegistryView, 'agents'>, now: Dat
  * them) and get one at most CARD_MAX_AGE_MS old.
  */
 export class RegistryCards {
-  readonly view: AgentRegistryView;
+  private readonly view: AgentRegistryView;
   private reader: RegistryReading | undefined;
   private refreshedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
