@@ -4,6 +4,7 @@ import './kafkajs-fixes/read-committed.js';
 import './kafkajs-fixes/produce-encoding.js';
 import './kafkajs-fixes/produce-request.js';
 import './kafkajs-fixes/murmur2.js';
+import './kafkajs-fixes/record-decoding.js';
 import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';

@@ -213,16 +213,37 @@ export class PartitionWorker<T> {
     let message: DecodedMessage<T> | undefined;
     try {
       message = await processor.decode(record);
-      const finished = { record, offset: BigInt(record.offset), messageId: message.messageId, attempt, startedAt };
+      const { messageId } = message;
       const labels = message.labels ?? {};
-      if (this.isDuplicate(message.messageId, record)) return { ...finished, kind: 'duplicate', labels, outputs: [] };
+      // One literal per outcome, not a shared part spread into each: this runs for every message.
+      if (this.isDuplicate(messageId, record)) {
+        return {
+          record,
+          offset: BigInt(record.offset),
+          kind: 'duplicate',
+          messageId,
+          labels,
+          outputs: [],
+          attempt,
+          startedAt,
+        };
+      }
       if (message.expiresAt !== undefined && Date.parse(message.expiresAt) <= this.settings.now().getTime()) {
         throw new BatonError('HANDOFF_EXPIRED', `message expired at ${message.expiresAt}`, {
           path: '/metadata/expiration_time',
         });
       }
       const outputs = await processor.process(message, { record, attempt });
-      return { ...finished, kind: 'processed', labels, outputs };
+      return {
+        record,
+        offset: BigInt(record.offset),
+        kind: 'processed',
+        messageId,
+        labels,
+        outputs,
+        attempt,
+        startedAt,
+      };
     } catch (thrown) {
       const error = asBatonError(thrown);
       const retry = (nextAttempt: number): RetryLater => ({

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKafka } from '../create-kafka.js';
+import { kafkajsOriginal } from './kafkajs-original.test-helper.js';
 import {
   encodeProduceBody,
   kafkajsParts,
@@ -10,20 +10,6 @@ import {
   patchProduceRequest,
   type ProduceRequestArgs,
 } from './produce-request.js';
-
-const requireHere = createRequire(import.meta.url);
-
-/** kafkajs's own module at `path`, loaded anew from its file, as if it had not been replaced. */
-function kafkajsOriginal<T>(path: string): T {
-  const resolved = requireHere.resolve(path);
-  const cached = requireHere.cache[resolved];
-  delete requireHere.cache[resolved];
-  try {
-    return requireHere(resolved) as T;
-  } finally {
-    if (cached !== undefined) requireHere.cache[resolved] = cached;
-  }
-}
 
 interface Encoded {
   buffer: Buffer;

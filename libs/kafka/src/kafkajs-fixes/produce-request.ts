@@ -1,3 +1,4 @@
+import { crc32c } from './crc32c.js';
 import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
 
 /**
@@ -12,8 +13,8 @@ import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement
  *
  * This replacement writes the request body into one buffer sized in advance: the sizes first (the
  * same varint and UTF-8 lengths kafkajs computes), then every field in place, and the batch's
- * CRC-32C with kafkajs's own function. The request header is written before the body with one
- * copy. The bytes are kafkajs's, byte for byte (a unit test compares them on many shapes of
+ * CRC-32C (crc32c.ts: kafkajs's checksum, eight bytes at a time). The request header is written
+ * before the body with one copy. The bytes are kafkajs's, byte for byte (a unit test compares them on many shapes of
  * records). What it does not cover goes to kafkajs's own encoder unchanged: compressed batches, and
  * messages with timestamps of their own or header values other than strings and Buffers (Baton's
  * producers set neither).
@@ -75,11 +76,10 @@ interface ProduceRequest {
   encode(): Promise<KafkajsEncoder>;
 }
 
-/** What kafkajs's modules need from one another: its Long, Encoder and CRC-32C. */
+/** What kafkajs's modules need from one another: its Long and Encoder. */
 export interface KafkajsParts {
   Encoder: new (initialSize?: number) => KafkajsEncoder;
   fromLongValue(value: LongValue): LongLike;
-  crc32C(buffer: Buffer): number;
 }
 
 const NO_COMPRESSION = 0;
@@ -104,18 +104,30 @@ function sizeOfVarInt(value: number): number {
   return bytes;
 }
 
-/** A header's values in kafkajs's order; undefined when one is neither a string nor a Buffer. */
-function headerEntries(headers: Headers | undefined): [string, HeaderValue][] | undefined {
-  const entries: [string, HeaderValue][] = [];
-  if (headers === undefined) return entries;
-  for (const key of Object.keys(headers)) {
-    const value = headers[key];
-    for (const each of Array.isArray(value) ? value : [value]) {
-      if (typeof each !== 'string' && !Buffer.isBuffer(each)) return undefined;
-      entries.push([key, each]);
+function isHeaderValue(value: unknown): value is HeaderValue {
+  return typeof value === 'string' || Buffer.isBuffer(value);
+}
+
+/**
+ * Appends each header's name and value to `fields` in kafkajs's order (an array's values one after
+ * another under the same name); false when a value is neither a string nor a Buffer. No pair or
+ * array per header: a Baton record has ten or more, and a transaction a thousand records.
+ */
+function appendHeaders(fields: Field[], headers: Headers | undefined): boolean {
+  if (headers === undefined) return true;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (!Array.isArray(value)) {
+      if (!isHeaderValue(value)) return false;
+      fields.push(name, value);
+      continue;
+    }
+    for (const each of value) {
+      if (!isHeaderValue(each)) return false;
+      fields.push(name, each);
     }
   }
-  return entries;
+  return true;
 }
 
 /** A key or value kafkajs writes as it is (null as -1); undefined for one it does not size (it throws). */
@@ -149,18 +161,21 @@ function sizedRecords(messages: readonly ProduceMessage[]): SizedRecord[] | unde
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index] as ProduceMessage;
     if (message.timestamp !== undefined && message.timestamp !== null) return undefined;
-    const headers = headerEntries(message.headers);
-    if (headers === undefined) return undefined;
     const key = bytesOf(message.key);
     const value = bytesOf(message.value);
     if (key === undefined || value === undefined) return undefined;
     const fields: Field[] = [key, value];
-    for (const [name, headerValue] of headers) fields.push(name, headerValue);
-    const lengths = fields.map(byteLength);
+    if (!appendHeaders(fields, message.headers)) return undefined;
+    const headerCount = (fields.length - 2) / 2;
+    const lengths: number[] = new Array<number>(fields.length);
     // attributes, timestampDelta 0, offsetDelta, header count, then each field behind its length.
-    let bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfVarInt(headers.length);
-    for (const length of lengths) bodyBytes += sizeOfVarInt(length) + Math.max(length, 0);
-    sized.push({ fields, lengths, headerCount: headers.length, bodyBytes });
+    let bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfVarInt(headerCount);
+    for (let field = 0; field < fields.length; field += 1) {
+      const length = byteLength(fields[field] as Field);
+      lengths[field] = length;
+      bodyBytes += sizeOfVarInt(length) + Math.max(length, 0);
+    }
+    sized.push({ fields, lengths, headerCount, bodyBytes });
   }
   return sized;
 }
@@ -274,7 +289,7 @@ function writeBatch(
       writer.varBytes(fields[field] as Field, lengths[field] as number);
     }
   }
-  const crc = context.parts.crc32C(writer.buffer.subarray(crcAt + 4, start + batchBytes));
+  const crc = crc32c(writer.buffer.subarray(crcAt + 4, start + batchBytes));
   writer.buffer.writeUInt32BE(crc >>> 0, crcAt);
 }
 
@@ -371,13 +386,12 @@ const ENVELOPE_MODULE = 'kafkajs/src/protocol/request.js';
 /** The modules that take the two: the connection (the envelope), the later produce versions (v3). */
 const TAKERS = ['kafkajs/src/network/connection.js', 'kafkajs/src/protocol/requests/produce/v4/request.js'];
 
-/** kafkajs's own Encoder (as produce-encoding.ts leaves it), Long and CRC-32C. */
+/** kafkajs's own Encoder (as produce-encoding.ts leaves it) and Long. */
 export function kafkajsParts(): KafkajsParts {
   const Long = kafkajsModuleExports('kafkajs/src/utils/long.js') as { fromValue(value: LongValue): LongLike };
   return {
     Encoder: kafkajsModuleExports('kafkajs/src/protocol/encoder.js') as KafkajsParts['Encoder'],
     fromLongValue: (value) => Long.fromValue(value),
-    crc32C: kafkajsModuleExports('kafkajs/src/protocol/recordBatch/crc32C/index.js') as KafkajsParts['crc32C'],
   };
 }
 

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createKafka } from '../create-kafka.js';
+import { kafkajsOriginal } from './kafkajs-original.test-helper.js';
+import {
+  decodeRecord,
+  kafkajsRecordDecoder,
+  patchRecordDecoding,
+  type RecordBatchContext,
+  type RecordDecoderInput,
+} from './record-decoding.js';
+
+type DecoderClass = new (buffer: Buffer) => RecordDecoderInput;
+type RecordEncoder = (record: {
+  offsetDelta?: number;
+  timestampDelta?: number;
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers?: Record<string, string | Buffer | (string | Buffer)[]>;
+}) => { buffer: Buffer };
+type Decode = (decoder: RecordDecoderInput, context: RecordBatchContext) => unknown;
+
+createKafka({ brokers: ['localhost:9092'], clientId: 'test' });
+const Decoder = kafkajsOriginal<DecoderClass>('kafkajs/src/protocol/decoder.js');
+const encodeRecord = kafkajsOriginal<RecordEncoder>('kafkajs/src/protocol/recordBatch/record/v0/index.js');
+const kafkajsDecode = kafkajsOriginal<Decode>('kafkajs/src/protocol/recordBatch/record/v0/decoder.js');
+
+/** A record's bytes as the batch decoder hands them over: its length read, the rest in a decoder of its own. */
+function recordDecoder(record: Parameters<RecordEncoder>[0]): () => RecordDecoderInput {
+  const bytes = encodeRecord(record).buffer;
+  return () => new Decoder(new Decoder(bytes).readVarIntBytes() as Buffer);
+}
+
+const CONTEXT: RecordBatchContext = {
+  firstOffset: '41',
+  firstTimestamp: '1764000000123',
+  maxTimestamp: '1764000000999',
+  magicByte: 2,
+  isControlBatch: false,
+  timestampType: 0,
+};
+
+describe("kafkajs's record decoding, fixed", () => {
+  const cases: [string, Parameters<RecordEncoder>[0], RecordBatchContext][] = [
+    ['no headers', { key: 'task-1', value: Buffer.from([0, 0, 0, 0, 7, 1, 2]) }, CONTEXT],
+    [
+      'a Baton record: fourteen headers',
+      {
+        offsetDelta: 17,
+        key: 'task-1',
+        value: Buffer.alloc(900, 3),
+        headers: Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`ce_header_${i}`, `value ${i}`])),
+      },
+      CONTEXT,
+    ],
+    [
+      'a header given two and three times',
+      { key: 'k', value: 'v', headers: { twice: ['a', 'b'], thrice: ['x', Buffer.from('y'), 'z'], once: '1' } },
+      CONTEXT,
+    ],
+    ['null key and value, empty header', { key: null, value: null, headers: { empty: '' } }, CONTEXT],
+    ['a negative timestamp delta', { timestampDelta: -5_000, offsetDelta: 3, key: 'k', value: 'v' }, CONTEXT],
+    ['a timestamp delta past 2^53', { timestampDelta: 2 ** 60, key: 'k', value: 'v' }, CONTEXT],
+    ['a delta past 49 bits', { timestampDelta: 2 ** 50 + 3, key: 'k', value: 'v' }, CONTEXT],
+    [
+      'offsets and timestamps past 2^53',
+      { offsetDelta: 5, timestampDelta: 9, key: 'k', value: 'v' },
+      { ...CONTEXT, firstOffset: '9007199254740993', firstTimestamp: '9223372036854775000' },
+    ],
+    ['no timestamp (-1)', { key: 'k', value: 'v' }, { ...CONTEXT, firstTimestamp: '-1' }],
+    ['log append time', { timestampDelta: 12, key: 'k', value: 'v' }, { ...CONTEXT, timestampType: 1 }],
+    ['a control batch', { key: 'k', value: 'v' }, { ...CONTEXT, isControlBatch: true }],
+  ];
+
+  it.each(cases)('returns what kafkajs returns: %s', (_, record, context) => {
+    const decoderOf = recordDecoder(record);
+    const theirs = kafkajsDecode(decoderOf(), context);
+    const ours = decodeRecord(decoderOf(), context);
+    expect(ours).toStrictEqual(theirs);
+  });
+
+  it('leaves its decoder where kafkajs leaves it', () => {
+    const decoderOf = recordDecoder({ timestampDelta: 2 ** 60, key: 'k', value: 'v', headers: { a: ['1', '2'] } });
+    const theirs = decoderOf();
+    const ours = decoderOf();
+    kafkajsDecode(theirs, CONTEXT);
+    decodeRecord(ours, CONTEXT);
+    expect(ours.offset).toBe(theirs.offset);
+  });
+
+  it('reads headers named like Object.prototype members as their values, where kafkajs made [member, value]', () => {
+    const decoderOf = recordDecoder({
+      key: 'k',
+      value: 'v',
+      headers: { constructor: 'c', toString: 't', ['__proto__']: '_' },
+    });
+    const theirs = kafkajsDecode(decoderOf(), CONTEXT) as { headers: Record<string, unknown> };
+    expect(Array.isArray(theirs.headers.toString)).toBe(true);
+    const ours = decodeRecord(decoderOf(), CONTEXT);
+    expect(Object.getPrototypeOf(ours.headers)).toBe(Object.prototype);
+    expect(Object.entries(ours.headers)).toStrictEqual([
+      ['constructor', Buffer.from('c')],
+      ['toString', Buffer.from('t')],
+      ['__proto__', Buffer.from('_')],
+    ]);
+  });
+
+  it('is what kafkajs decodes fetched records with, once @baton/kafka is loaded', () => {
+    expect(patchRecordDecoding().status).toBe('applied');
+    expect(kafkajsRecordDecoder()).toBe(decodeRecord);
+  });
+});
