@@ -11,6 +11,7 @@ export {
 export { LIFECYCLE_MESSAGE_TYPES } from './lifecycle/lifecycle-message.js';
 export type * from './lifecycle/lifecycle-message.js';
 export { validateHandoff, parseHandoff } from './validation/validate-handoff.js';
+export type { ParseOptions } from './validation/parsed-copy.js';
 export { compileValidators, type ValidatedKind } from './validation/compile-validators.js';
 export { HandoffValidationError } from './validation/handoff-validation-error.js';
 export { issueFromAjvError } from './validation/ajv-issues.js';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseLifecycleMessage, type Immutable, type LifecycleMessage } from '@baton/protocol';
 import { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
+import { IN_PLACE } from './handoff-codec.js';
 import { recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
 
@@ -20,7 +21,7 @@ export type LifecycleCodec = AvroCodec<Immutable<LifecycleMessage>>;
 /** The lifecycle message codec: decoding validates against the JSON Schemas (parseLifecycleMessage). */
 export const LIFECYCLE_CODEC_SPEC: AvroCodecSpec<Immutable<LifecycleMessage>> = {
   schema: LIFECYCLE_AVRO_SCHEMA,
-  parse: parseLifecycleMessage,
+  parse: (value) => parseLifecycleMessage(value, IN_PLACE),
 };
 
 export function createLifecycleCodec(registry: SchemaRegistryClient): Promise<LifecycleCodec> {

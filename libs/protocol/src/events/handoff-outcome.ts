@@ -1,4 +1,4 @@
-import { parsedCopy } from '../validation/parsed-copy.js';
+import { parsedCopy, type ParseOptions } from '../validation/parsed-copy.js';
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { Immutable } from '../handoff/handoff-message.js';
@@ -55,8 +55,8 @@ export function handoffOutcomeValidator(): ValidateFunction {
   ));
 }
 
-/** Checks a decoded outcome event and returns it frozen; throws HandoffValidationError. */
-export function parseHandoffOutcome(value: unknown): Immutable<HandoffOutcome> {
+/** Checks a decoded outcome event and returns it frozen (see ParseOptions); throws HandoffValidationError. */
+export function parseHandoffOutcome(value: unknown, options?: ParseOptions): Immutable<HandoffOutcome> {
   const check = handoffOutcomeValidator();
-  return parsedCopy<HandoffOutcome>(value, (copy) => collectIssues(check, copy, ''));
+  return parsedCopy<HandoffOutcome>(value, (copy) => collectIssues(check, copy, ''), options);
 }

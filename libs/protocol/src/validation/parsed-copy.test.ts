@@ -94,4 +94,69 @@ describe('parsedCopy', () => {
       `/a~1b~0c${'/n'.repeat(MAX_NESTING_DEPTH - 1)}`,
     ]);
   });
+
+  describe('inPlace', () => {
+    const inPlace = { inPlace: true };
+
+    it('freezes the value itself, deep, and returns it, copying only the parts that are not plain data', () => {
+      const record = new RecordLike('a', ['x']);
+      const list = [{ n: 1 }, null];
+      const value = { outer: record, list, text: 't', nothing: null };
+      const parsed = parsedCopy<typeof value>(value, () => [], inPlace);
+      expect(parsed).toBe(value);
+      expect(parsed.list).toBe(list);
+      for (const part of [parsed, parsed.list, parsed.list[0], parsed.outer, parsed.outer.tags])
+        expect(Object.isFrozen(part)).toBe(true);
+      // The record-like part is replaced by its plain copy, its prototype's method left behind.
+      expect(parsed.outer).not.toBe(record);
+      expect(Object.getPrototypeOf(parsed.outer)).toBe(Object.prototype);
+      expect(parsed).toStrictEqual({
+        outer: { id: 'a', tags: ['x'] },
+        list: [{ n: 1 }, null],
+        text: 't',
+        nothing: null,
+      });
+      expect(Object.isFrozen(record)).toBe(false);
+    });
+
+    it('passes a part frozen already as it is: one walk freezes a part shared twice', () => {
+      const shared = { n: 1 };
+      const value = { first: shared, second: shared };
+      const parsed = parsedCopy<typeof value>(value, () => [], inPlace);
+      expect(parsed.first).toBe(shared);
+      expect(parsed.second).toBe(shared);
+      expect(Object.isFrozen(shared)).toBe(true);
+    });
+
+    it('checks the frozen value and throws its issues', () => {
+      const issues = [{ code: 'FIELD_REQUIRED' as const, path: '/a', message: 'a is required' }];
+      const value = { b: 1 };
+      const seen: unknown[] = [];
+      const thrown = thrownBy(() =>
+        parsedCopy(
+          value,
+          (checked) => {
+            seen.push(checked);
+            return issues;
+          },
+          inPlace,
+        ),
+      );
+      expect(seen).toEqual([value]);
+      expect(seen[0]).toBe(value);
+      expect((thrown as HandoffValidationError).issues).toEqual(issues);
+    });
+
+    it('refuses a value nested one level past MAX_NESTING_DEPTH, naming where, as the copy does', () => {
+      expect(parsedCopy(nested(MAX_NESTING_DEPTH), () => [], inPlace)).toStrictEqual(nested(MAX_NESTING_DEPTH));
+      const thrown = thrownBy(() => parsedCopy({ a: [nested(MAX_NESTING_DEPTH)] }, () => [], inPlace));
+      expect((thrown as HandoffValidationError).issues).toEqual([
+        {
+          code: 'FIELD_OUT_OF_RANGE',
+          path: `/a/0${'/n'.repeat(MAX_NESTING_DEPTH - 2)}`,
+          message: `nested more than ${MAX_NESTING_DEPTH} objects or arrays deep`,
+        },
+      ]);
+    });
+  });
 });

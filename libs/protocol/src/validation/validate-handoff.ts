@@ -1,4 +1,4 @@
-import { parsedCopy } from './parsed-copy.js';
+import { parsedCopy, type ParseOptions } from './parsed-copy.js';
 import type { ValidateFunction } from 'ajv';
 import { isHandoffType, type HandoffType } from '../handoff/handoff-type.js';
 import type { HandoffMessage, Immutable } from '../handoff/handoff-message.js';
@@ -60,8 +60,9 @@ export function validateHandoff(value: unknown): ValidationIssue[] {
 
 /**
  * Validates `value` and returns it as an immutable HandoffMessage (a frozen copy: the caller's
- * object is left as it was). Throws HandoffValidationError listing every issue.
+ * object is left as it was, unless `options.inPlace` gives it up). Throws HandoffValidationError
+ * listing every issue.
  */
-export function parseHandoff(value: unknown): Immutable<HandoffMessage> {
-  return parsedCopy<HandoffMessage>(value, validateHandoff);
+export function parseHandoff(value: unknown, options?: ParseOptions): Immutable<HandoffMessage> {
+  return parsedCopy<HandoffMessage>(value, validateHandoff, options);
 }

@@ -1,4 +1,4 @@
-import { parsedCopy } from './parsed-copy.js';
+import { parsedCopy, type ParseOptions } from './parsed-copy.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Immutable } from '../handoff/handoff-message.js';
 import type { LifecycleMessage } from '../lifecycle/lifecycle-message.js';
@@ -109,8 +109,9 @@ export function validateLifecycleMessage(value: unknown): ValidationIssue[] {
 
 /**
  * Validates `value` and returns it as an immutable LifecycleMessage (a frozen copy: the caller's
- * object is left as it was). Throws HandoffValidationError listing every issue.
+ * object is left as it was, unless `options.inPlace` gives it up). Throws HandoffValidationError
+ * listing every issue.
  */
-export function parseLifecycleMessage(value: unknown): Immutable<LifecycleMessage> {
-  return parsedCopy<LifecycleMessage>(value, validateLifecycleMessage);
+export function parseLifecycleMessage(value: unknown, options?: ParseOptions): Immutable<LifecycleMessage> {
+  return parsedCopy<LifecycleMessage>(value, validateLifecycleMessage, options);
 }
