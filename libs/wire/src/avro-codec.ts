@@ -1,6 +1,6 @@
 import { BatonError } from '@baton/errors';
 import type avro from 'avsc';
-import { frameWireFormat, readWireFormat } from './confluent-wire-format.js';
+import { WIRE_HEADER_BYTES, readWireFormat, writeWireHeader } from './confluent-wire-format.js';
 import { parseAvroSchema, recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
 import { openWith, sealWith, type WireStage } from './wire-stage.js';
@@ -17,6 +17,12 @@ function invalidFieldPaths(type: avro.Type, value: unknown): string[] {
   type.isValid(value, { errorHook: (path) => paths.push(`/${path.join('/')}`) });
   return paths;
 }
+
+/**
+ * Where every codec of the process encodes, behind the wire header, before copying out what it
+ * wrote (encoding is synchronous, so one is enough); a larger value gets a buffer of its own.
+ */
+const scratch = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * Encodes values as Avro in the Confluent wire format and decodes them back, resolving writer
@@ -75,9 +81,15 @@ export class AvroCodec<T> {
 
   encode(value: T): Buffer {
     const sealed = this.stages.length === 0 ? value : sealWith(this.stages, value);
-    let body: Buffer;
+    let target = scratch;
+    let end: number;
     try {
-      body = this.writerType.toBuffer(sealed);
+      end = this.writerType.encode(sealed, target, WIRE_HEADER_BYTES);
+      if (end < 0) {
+        // Larger than the scratch space (by -end bytes): written into a buffer of its exact size.
+        target = Buffer.allocUnsafe(scratch.length - end);
+        end = this.writerType.encode(sealed, target, WIRE_HEADER_BYTES);
+      }
     } catch (error) {
       const paths = invalidFieldPaths(this.writerType, sealed);
       throw new BatonError('WIRE_ENCODE_FAILED', `value does not fit the Avro schema at ${paths.join(', ') || '/'}`, {
@@ -86,7 +98,10 @@ export class AvroCodec<T> {
         details: { paths },
       });
     }
-    return frameWireFormat(this.schemaId, body);
+    writeWireHeader(target, this.schemaId);
+    if (target !== scratch) return target;
+    // The one copy the record keeps: avsc's toBuffer copied its own scratch, then framing copied again.
+    return Buffer.from(scratch.subarray(0, end));
   }
 
   /**

@@ -9,11 +9,17 @@ export interface WireFrame {
   body: Buffer;
 }
 
+/** Writes the wire header (magic byte, schema id) into the first WIRE_HEADER_BYTES of `target`. */
+export function writeWireHeader(target: Buffer, schemaId: number): void {
+  target.writeUInt8(MAGIC_BYTE, 0);
+  target.writeInt32BE(schemaId, 1);
+}
+
 export function frameWireFormat(schemaId: number, body: Buffer): Buffer {
-  const header = Buffer.alloc(WIRE_HEADER_BYTES);
-  header.writeUInt8(MAGIC_BYTE, 0);
-  header.writeInt32BE(schemaId, 1);
-  return Buffer.concat([header, body]);
+  const framed = Buffer.allocUnsafe(WIRE_HEADER_BYTES + body.length);
+  writeWireHeader(framed, schemaId);
+  body.copy(framed, WIRE_HEADER_BYTES);
+  return framed;
 }
 
 /** Splits a record value into schema id and body; throws WIRE_FORMAT_INVALID when it is not framed. */
