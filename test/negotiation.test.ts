@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,8 +54,11 @@ describe('negotiated handoffs between agent processes, run by the tracker', () =
     return last as TaskView;
   }
 
+  let tableDir: string | undefined;
+
   beforeAll(async () => {
-    const table = join(mkdtempSync(join(tmpdir(), 'baton-negotiation-')), 'routing-table.yaml');
+    tableDir = mkdtempSync(join(tmpdir(), 'baton-negotiation-'));
+    const table = join(tableDir, 'routing-table.yaml');
     writeFileSync(table, `version: 1\nagents: [${AGENTS.join(', ')}]\nrules: []\ndefault: neg_sender\n`);
     rig = await startBatonRig({ name: 'negotiation', agents: [], routerEnv: { ROUTING_TABLE: table } });
     // Receivers first, so the rejecting agent's registry view knows them when it suggests alternatives.
@@ -77,6 +80,7 @@ describe('negotiated handoffs between agent processes, run by the tracker', () =
   }, 180_000);
 
   afterAll(async () => {
+    if (tableDir !== undefined) rmSync(tableDir, { recursive: true, force: true });
     const exitCodes = await rig?.stop();
     const drained = Object.entries(exitCodes ?? {}).filter(([name]) => !killed.has(name));
     expect(

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -35,9 +35,16 @@ rules:
     recipients: [sales_agent, triage_agent]
 `;
 
+/** The folders writeFiles made, removed when the file's tests end. */
+const fileDirs: string[] = [];
+afterAll(() => {
+  for (const dir of fileDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Writes `files` (name to text) into a folder of their own and returns each one's path. */
 function writeFiles(files: Record<string, string>): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'baton-router-authz-'));
+  fileDirs.push(dir);
   return Object.fromEntries(
     Object.entries(files).map(([name, text]) => {
       writeFileSync(join(dir, name), text);

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createKafka, RecordProducer, type TopicNames } from '@baton/kafka';
 import { buildHandoff, type HandoffMessage } from '@baton/protocol';
 import type { HandoffPublisher } from '@baton/runtime';
@@ -44,8 +44,11 @@ describe('the router as its own process', () => {
   let dlq: RecordCollector;
   let events: RecordCollector;
 
+  let tableDir: string | undefined;
+
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-router-test-'));
+    tableDir = dir;
     writeFileSync(join(dir, 'table.yaml'), TABLE);
     rig = await startBatonRig({ name: 'rt', agents: [], routerEnv: { ROUTING_TABLE: join(dir, 'table.yaml') } });
     ({ topics, codec, publisher } = rig);
@@ -57,6 +60,7 @@ describe('the router as its own process', () => {
   });
 
   afterAll(async () => {
+    if (tableDir !== undefined) rmSync(tableDir, { recursive: true, force: true });
     expect(await rig?.stop()).toEqual({ router: 0 });
   });
 
@@ -173,6 +177,7 @@ describe('the router as its own process', () => {
 describe('the router’s start-up check of its routing table', () => {
   it('refuses to start on an unreachable rule and names it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-router-table-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(
       join(dir, 'table.yaml'),
       `version: 1

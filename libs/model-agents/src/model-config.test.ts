@@ -1,9 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { isBatonError } from '@baton/errors';
 import { loadModelConfig } from './model-config.js';
+
+/** A folder for the test's key file, removed when the test ends. */
+function keyDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'model-key-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 function failure(env: Record<string, string>): unknown {
   try {
@@ -47,7 +54,7 @@ describe('loadModelConfig', () => {
   });
 
   it('reads the API key from a file, as Kubernetes mounts a secret', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'model-key-')), 'api-key');
+    const file = join(keyDir(), 'api-key');
     writeFileSync(file, 'sk-test-secret\n');
     expect(
       loadModelConfig({ BATON_MODEL: 'anthropic:claude-sonnet-4-5', BATON_MODEL_API_KEY_FILE: file })?.apiKey,
@@ -55,7 +62,7 @@ describe('loadModelConfig', () => {
   });
 
   it('reads an empty key file as no key, as compose mounts one for every model agent', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'model-key-')), 'none');
+    const file = join(keyDir(), 'none');
     writeFileSync(file, '');
     expect(loadModelConfig({ BATON_MODEL: 'openai:gpt-4o-mini', BATON_MODEL_API_KEY_FILE: file })).not.toHaveProperty(
       'apiKey',

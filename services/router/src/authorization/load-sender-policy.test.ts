@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HANDOFF_TYPES } from '@baton/protocol';
 import { hasErrorCode, type BatonError } from '@baton/errors';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseRoutingTable } from '../routing/load-routing-table.js';
 import type { TableProblem } from '../routing/table-problem.js';
 import { loadSenderPolicy, parseSenderPolicy } from './load-sender-policy.js';
@@ -325,6 +325,7 @@ rules:
 describe('loadSenderPolicy', () => {
   it('reads a policy file, and refuses one it cannot read with CONFIG_INVALID naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-policy-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'policy.yaml');
     writeFileSync(file, yaml({ rules: [rule('a', 'triage', 'ESCALATION', 'tech')] }));
     expect((await loadSenderPolicy(file, TABLE)).rules.map((entry) => entry.id)).toEqual(['a']);
