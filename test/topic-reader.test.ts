@@ -92,7 +92,10 @@ test('a reader that is not live reads to the end at start, fetches nothing while
   expect(counted.fetches()).toBe(idleFrom.fetches);
   expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1'] });
 
-  await reader.refresh();
+  // Asked twice at once, it reads once: the second caller shares the first one's refresh.
+  const refreshed = reader.refresh();
+  expect(reader.refresh()).toBe(refreshed);
+  await refreshed;
   expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1', 'b2'], 2: ['c1'] });
 
   // Read up to the end again: idle again, and a refresh with nothing new reads nothing.

@@ -139,12 +139,6 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     logger,
     live: false,
   });
-  let registryRead: Promise<void> | undefined;
-  /** The registry read to its end; listings asked meanwhile share the read under way. */
-  const readRegistry = (): Promise<void> =>
-    (registryRead ??= agentRegistryReader.refresh().finally(() => {
-      registryRead = undefined;
-    }));
 
   const publisher = new HandoffPublisher(kafka, codec);
   const sender = new TransactionalSender(kafka, readerGroup);
@@ -188,7 +182,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       outcomeRates,
       listAgents: () =>
         kafkaCall(async () => {
-          await readRegistry();
+          await agentRegistryReader.refresh();
           return listAgents(
             kafka,
             topics.prefix,

@@ -69,6 +69,8 @@ export class TopicReader {
   private readonly cancels = new Set<(error: Error) => void>();
   private running = false;
   private disconnecting: Promise<void> | undefined;
+  /** The refresh under way, which callers meanwhile share. */
+  private refreshing: Promise<void> | undefined;
 
   constructor(private readonly options: TopicReaderOptions) {
     if (options.live === false && options.catchUp === undefined) {
@@ -129,10 +131,14 @@ export class TopicReader {
 
   /**
    * Resolves once every partition has been read up to the end offset it has now; rejects with
-   * KAFKA_UNAVAILABLE after the catch-up timeout. Only after `start`, with `catchUp`.
+   * KAFKA_UNAVAILABLE after the catch-up timeout. Only after `start`, with `catchUp`. Callers while
+   * a refresh is under way share it, and with it the end offsets it asked for when it began.
    */
-  async refresh(): Promise<void> {
-    await this.readTo(await this.endOffsets());
+  refresh(): Promise<void> {
+    this.refreshing ??= (async () => this.readTo(await this.endOffsets()))().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
   }
 
   /**
