@@ -1,5 +1,5 @@
 import { afterEach, expect, inject, test } from 'vitest';
-import { createKafka, RecordProducer } from '@baton/kafka';
+import { createKafka, RecordProducer, type KafkaLogRecord } from '@baton/kafka';
 import { createTestTopic, uniqueName, waitFor } from './helpers/index.js';
 // The consumers and the admin here are kafkajs's own: a group that commits, its offsets read back,
 // partitions paused by hand (what kafkajs-fixes/paused-consumer-sleep.ts fixes).
@@ -140,3 +140,20 @@ test('a consumer with every partition paused disconnects without sleeping its fe
   expect(await Promise.race([disconnected, deadline])).toBe('disconnected');
   clearTimeout(timer);
 }, 90_000);
+
+test('a client connects without a connection timeout when its process is busy for over a second while it connects', async () => {
+  const topic = await createTestTopic(brokers, 'busy-connect');
+  const logged: KafkaLogRecord[] = [];
+  const producer = new RecordProducer(
+    createKafka({ brokers, clientId: uniqueName('busy-connect'), logSink: (record) => logged.push(record) }),
+  );
+  cleanups.push(() => producer.disconnect());
+  const sent = producer.send([{ topic, key: 'k', value: 'v' }]);
+  // The socket is opening now; the event loop then stays busy past kafkajs's default 1 s timeout,
+  // as a service's does while a fleet of them loads on 2 cores, before it can see the connection.
+  await new Promise((resolve) => setImmediate(resolve));
+  const busyUntil = Date.now() + 1_500;
+  while (Date.now() < busyUntil);
+  expect(await sent).toEqual([{ topic, partition: 0, baseOffset: '0' }]);
+  expect(logged.filter((record) => record.level === 'error').map((record) => record.msg)).toEqual([]);
+});

@@ -28,6 +28,15 @@ patchIdleRequestQueue();
 patchCoordinatorCache();
 patchPausedConsumerSleep();
 
+/**
+ * How long a connection to a broker may take to open. kafkajs's default, 1 s, is measured with a
+ * timer, so a process whose event loop is busy for a second while it connects (a service loading
+ * its modules while a whole fleet starts on 2 cores) sees the timer fire before the connection it
+ * already has: spurious "Connection timeout" errors and retries (kafkajs issue 480, where its
+ * maintainers advise 10 s). 10 s is the Java client's socket.connection.setup.timeout.ms.
+ */
+export const CONNECTION_TIMEOUT_MS = 10_000;
+
 export interface CreateKafkaOptions {
   brokers: string[];
   clientId: string;
@@ -48,6 +57,7 @@ export function createKafka(options: CreateKafkaOptions): KafkaClient {
     new Kafka({
       brokers: options.brokers,
       clientId: options.clientId,
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
       ...kafkajsSecurity(options.security),
       logLevel: toKafkajsLogLevel(options.logLevel ?? 'warn'),
       logCreator: sinkLogCreator(options.logSink ?? writeJsonToStderr, toKafkajsLogLevel(options.logLevel ?? 'warn')),
