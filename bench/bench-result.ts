@@ -1,3 +1,4 @@
+import type { PairedRatios } from './exactly-once-pairs.js';
 import type { NegotiationBenchResult } from './negotiation-bench.js';
 import type { SlowHandlerResult } from './slow-handler-bench.js';
 import type { PacingReport } from './pacing.js';
@@ -33,6 +34,8 @@ export interface BenchResult {
    * `lightLoad.routerHop|agentHop|fullPath`.
    */
   rows: Record<string, LatencySummary>;
+  /** Baton and the transaction relay taking turns, round by round: what the two ratio targets read. */
+  exactlyOncePairs: PairedRatios;
   negotiation: Omit<NegotiationBenchResult, 'rows'>;
   slowHandler: Omit<SlowHandlerResult, 'summary'>;
   lightLoad: { ratePerS: number; seconds: number; pacing: PacingReport };

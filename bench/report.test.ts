@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNoisy, targetLine } from './report.js';
+import { isNoisy, pairLines, targetLine } from './report.js';
 
 describe('targetLine', () => {
   it('puts the status first, MISSED in capitals, then the figure and its bound', () => {
@@ -47,5 +47,26 @@ describe('isNoisy', () => {
   it('calls a machine noisy when other work kept more than half its cores busy before the bench', () => {
     expect(isNoisy(0.3, 2)).toBe(false);
     expect(isNoisy(1.5, 2)).toBe(true);
+  });
+});
+
+describe('pairLines', () => {
+  it('prints each round with who went first and its two ratios, then the medians', () => {
+    expect(
+      pairLines({
+        rounds: [
+          {
+            first: 'relay',
+            baton: { routerHop: 5_000.4, fullPath: 4_200 },
+            relay: { oneHop: 10_000, twoHops: 8_400 },
+            ratios: { routerHop: 0.50004, fullPath: 0.5 },
+          },
+        ],
+        median: { routerHop: 0.50004, fullPath: 0.5 },
+      }),
+    ).toEqual([
+      '  round 1 (relay first): router hop 5000/s / relay one hop 10000/s = 0.50x; full path 4200/s / relay two hops 8400/s = 0.50x',
+      '  median: router hop 0.50x, full path 0.50x',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 /** The readable report printed before the final JSON line: every row, the ratios, and each target met or missed. */
 import type { BenchResult } from './bench-result.js';
+import type { PairedRatios } from './exactly-once-pairs.js';
 import { RELAY_LABELS, RELAY_MODES } from './relay-modes.js';
 import { signatureCostLines, signedPathLines } from './signature-figures.js';
 import { latencyLine, type LatencySummary } from './stats.js';
@@ -21,6 +22,19 @@ function figure(value: number | null, unit: string): string {
   if (unit === '%') return `${value.toFixed(2)} %`;
   if (unit === 'MiB') return `${value.toFixed(1)} MiB`;
   return `${Math.round(value)} ${unit}`;
+}
+
+export function pairLines({ rounds, median }: PairedRatios): string[] {
+  const perS = (value: number) => `${Math.round(value)}/s`;
+  return [
+    ...rounds.map(
+      ({ first, baton, relay, ratios }, index) =>
+        `  round ${index + 1} (${first} first): router hop ${perS(baton.routerHop)} / relay one hop ${perS(relay.oneHop)} = ` +
+        `${ratios.routerHop.toFixed(2)}x; full path ${perS(baton.fullPath)} / relay two hops ${perS(relay.twoHops)} = ` +
+        `${ratios.fullPath.toFixed(2)}x`,
+    ),
+    `  median: router hop ${median.routerHop.toFixed(2)}x, full path ${median.fullPath.toFixed(2)}x`,
+  ];
 }
 
 /** One target: its status first, so a reader can run down the column. */
@@ -64,6 +78,9 @@ export function formatReport(result: BenchResult): string[] {
       ['baton.fullPath', 'Baton full path (→ agent COMPLETED outcome)'],
       ...RELAY_MODES.map((mode): [string, string] => [`relay.${mode}.twoHops`, RELAY_LABELS[mode]]),
     ]),
+    `Exactly-once pairs: Baton and the transaction-per-batch relay take turns, ${result.exactlyOncePairs.rounds.length} rounds ` +
+      `of the same ${config.messages} handoffs each; the two ratio targets read the median round`,
+    ...pairLines(result.exactlyOncePairs),
     '',
     `Negotiated handoffs: ${negotiation.negotiations}, one task each (bench_sender asks bench_agent; the tracker runs the sender's side)`,
     ...rowLines(rows, [

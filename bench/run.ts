@@ -35,6 +35,7 @@ import { measureSignatureCosts } from './signature-costs.js';
 import { benchSignedPath } from './signature-full-path.js';
 import { benchSlowHandler } from './slow-handler-bench.js';
 import { benchRatios, checkTargets } from './targets.js';
+import { benchExactlyOncePairs } from './exactly-once-pairs.js';
 import { THROUGHPUT_WARMUP, benchThroughput, relayTopics, statusUpdateRecords } from './throughput-bench.js';
 // ---- the idle row: idle-cpu.ts is its own module (its own author); only this import and measureIdle use it.
 import { measureIdleCpu } from './idle-cpu.js';
@@ -143,6 +144,21 @@ try {
     progress,
   });
 
+  const pairs = await benchExactlyOncePairs({
+    brokers,
+    kafka,
+    codec,
+    events,
+    topicPrefix: topics.prefix,
+    partitions: PARTITIONS,
+    count: args.messages,
+    tasks: TASKS,
+    agentId: AGENT,
+    producer,
+    processes,
+    progress,
+  });
+
   const peakRssMiB = await processes.peakRssMiB();
   const batonServices = Object.keys(peakRssMiB).filter((name) => !name.startsWith('relay_'));
   const undecodableEvents = observer.undecodableEvents;
@@ -165,6 +181,7 @@ try {
   const targetInputs = {
     rows,
     slowHandlerIdealPerS: slow.idealPerS,
+    pairedRatios: pairs.median,
     idleCpuPercent: 'skipped' in idle ? undefined : idle.cpuPercent,
     peakRssMiB,
     batonServices,
@@ -182,6 +199,7 @@ try {
       tasks: TASKS,
     },
     rows,
+    exactlyOncePairs: pairs,
     negotiation,
     slowHandler: slowFacts,
     lightLoad: { ratePerS: lightLoad.ratePerS, seconds: lightLoad.seconds, pacing: lightLoad.pacing },

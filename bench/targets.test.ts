@@ -72,6 +72,18 @@ describe('checkTargets', () => {
     expect(statusOf('lightLoad.agentHop.p99')).toMatchObject({ value: 60, status: 'missed' });
   });
 
+  it("reads the paired rounds' median ratios for the two exactly-once targets when they were measured", () => {
+    const checks = checkTargets({ ...inputs, pairedRatios: { routerHop: 0.45, fullPath: 0.52 } });
+    expect(checks.find((check) => check.id === 'fullPathVsTransactionRelay')).toMatchObject({
+      value: 0.52,
+      status: 'met',
+    });
+    expect(checks.find((check) => check.id === 'routerHopVsTransactionRelay')).toMatchObject({
+      value: 0.45,
+      status: 'missed',
+    });
+  });
+
   it('holds negotiated handoffs to 270 a second, ten times the 27 first measured', () => {
     expect(statusOf('negotiatedPerS')).toMatchObject({ value: 41.5, status: 'missed', op: '>=', threshold: 270 });
     const fast = checkTargets({ ...inputs, rows: { ...inputs.rows, 'negotiated.toCompleted': row(270) } });
