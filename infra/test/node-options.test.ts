@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { bundlePath, bundleServices } from '../../scripts/lib/service-bundle.js';
-import { SERVICE_NODE_OPTIONS_FILE, serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
+import { SERVICE_NODE_OPTIONS_FILE, SERVICE_V8_FLAGS, serviceNodeArgs } from '../../scripts/lib/service-node-args.js';
 import { REPO_ROOT, readRepoFile, repoPath } from './repo.js';
 
 /** The options services/node.env gives NODE_OPTIONS, by name (`--max-semi-space-size` → '2'). */
@@ -48,7 +48,27 @@ describe('services/node.env: the Node options of every service process', () => {
     const entry = 'services/router/src/main.ts';
     await bundleServices([entry]);
     expect(SERVICE_NODE_OPTIONS_FILE).toBe(repoPath('services', 'node.env'));
-    expect(serviceNodeArgs(entry)).toEqual([`--env-file=${SERVICE_NODE_OPTIONS_FILE}`, bundlePath(entry)]);
-    expect(readRepoFile('Dockerfile')).toContain('exec node --env-file=services/node.env \\"dist/services/');
+    expect(serviceNodeArgs(entry)).toEqual([
+      `--env-file=${SERVICE_NODE_OPTIONS_FILE}`,
+      ...SERVICE_V8_FLAGS,
+      bundlePath(entry),
+    ]);
+    expect(readRepoFile('Dockerfile')).toContain(
+      `exec node --env-file=services/node.env ${SERVICE_V8_FLAGS.join(' ')} \\"dist/services/`,
+    );
   }, 60_000);
+
+  it('passes V8 flags on the command line, where this Node takes them and NODE_OPTIONS refuses them', () => {
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const run = (args: string[], extraEnv: Record<string, string> = {}): { status: number | null; stderr: string } => {
+      const result = spawnSync(process.execPath, args, { env: { ...env, ...extraEnv }, encoding: 'utf8' });
+      return { status: result.status, stderr: result.stderr };
+    };
+    // An unknown flag stops node ("bad option"): these start it.
+    expect(run([...SERVICE_V8_FLAGS, '-e', '0'])).toEqual({ status: 0, stderr: '' });
+    for (const flag of SERVICE_V8_FLAGS) {
+      expect(run(['-e', '0'], { NODE_OPTIONS: flag }).stderr).toContain(`${flag} is not allowed in NODE_OPTIONS`);
+    }
+  });
 });
