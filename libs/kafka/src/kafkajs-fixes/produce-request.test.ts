@@ -120,6 +120,25 @@ describe("kafkajs's produce request, written in one pass", () => {
     expect(ours.equals(theirs)).toBe(true);
   });
 
+  it('writes the bytes kafkajs writes for strings ASCII or not, on both sides of the short-string length', async () => {
+    // Short ASCII strings are measured and written without Buffer's native calls; every other one with them.
+    const strings = ['', 'a', 'ü', 'é-task', '€', '😀', '\ud800', 'x'.repeat(63), 'x'.repeat(64), 'x'.repeat(65)];
+    strings.push(...strings.map((text) => `${'y'.repeat(60)}${text}`));
+    const messages = strings.map((text, index) => ({
+      key: text,
+      value: text,
+      headers: { [`h-${text}`]: text, [`n${index}`]: [text, Buffer.from(text)] },
+    }));
+    const [ours, theirs] = await bothRequests({
+      ...base,
+      transactionalId: 'tx-ü',
+      producerId: 7,
+      producerEpoch: 1,
+      topicData: [{ topic: 'strings', partitions: [{ partition: 0, messages }] }],
+    });
+    expect(ours.equals(theirs)).toBe(true);
+  });
+
   it("leaves to kafkajs's encoder what it does not cover: own timestamps, other header values, compression", async () => {
     for (const topicData of [
       [

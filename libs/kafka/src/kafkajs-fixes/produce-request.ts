@@ -115,7 +115,8 @@ function isHeaderValue(value: unknown): value is HeaderValue {
  */
 function appendHeaders(fields: Field[], headers: Headers | undefined): boolean {
   if (headers === undefined) return true;
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
     const value = headers[name];
     if (!Array.isArray(value)) {
       if (!isHeaderValue(value)) return false;
@@ -150,9 +151,37 @@ interface SizedRecord {
   bodyBytes: number;
 }
 
+/**
+ * Strings up to this many characters are measured and written by a loop here when they are ASCII.
+ * A record's header names and most of its values are short ASCII strings (a Baton record has ten
+ * or more headers), and Buffer's native byteLength and write cost a call into C++ each: on the
+ * 2-core VM the bench runs on, 76 and 351 ns for a 20-character header, against 52 and 121 ns here.
+ */
+const SHORT_STRING = 64;
+
+/** The UTF-8 length of `value`: its length when it is short ASCII, which most header values are. */
+function utf8Length(value: string): number {
+  const length = value.length;
+  if (length > SHORT_STRING) return Buffer.byteLength(value, 'utf8');
+  for (let index = 0; index < length; index += 1) {
+    if (value.charCodeAt(index) > 0x7f) return Buffer.byteLength(value, 'utf8');
+  }
+  return length;
+}
+
+/**
+ * Writes `value`, of UTF-8 length `length`, at `offset`; returns the bytes written. A string whose
+ * UTF-8 length is its length is ASCII (any other character takes two bytes or more).
+ */
+function writeUtf8(buffer: Buffer, value: string, offset: number, length: number): number {
+  if (length !== value.length || length > SHORT_STRING) return buffer.write(value, offset, length, 'utf8');
+  for (let index = 0; index < length; index += 1) buffer[offset + index] = value.charCodeAt(index);
+  return length;
+}
+
 function byteLength(value: Field): number {
   if (value === null) return -1;
-  return typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.length;
+  return typeof value === 'string' ? utf8Length(value) : value.length;
 }
 
 /** The records of a partition measured, or undefined when kafkajs's own encoder must write them. */
@@ -218,22 +247,22 @@ class Writer {
       this.int16(-1);
       return;
     }
-    const length = Buffer.byteLength(value, 'utf8');
+    const length = utf8Length(value);
     this.int16(length);
-    this.offset += this.buffer.write(value, this.offset, length, 'utf8');
+    this.offset += writeUtf8(this.buffer, value, this.offset, length);
   }
 
   /** `length` as a varint (-1 for null), then the bytes: `length` is the value's byte length. */
   varBytes(value: Field, length: number): void {
     this.varInt(length);
     if (value === null) return;
-    if (typeof value === 'string') this.offset += this.buffer.write(value, this.offset, length, 'utf8');
+    if (typeof value === 'string') this.offset += writeUtf8(this.buffer, value, this.offset, length);
     else this.offset += value.copy(this.buffer, this.offset);
   }
 }
 
 function stringBytes(value: string | null | undefined): number {
-  return 2 + (value === null || value === undefined ? 0 : Buffer.byteLength(value, 'utf8'));
+  return 2 + (value === null || value === undefined ? 0 : utf8Length(value));
 }
 
 function recordsBytes(records: readonly SizedRecord[]): number {
