@@ -137,12 +137,17 @@ export class ExactlyOnceConsumer<T> {
           this.takeUp(batch.partition);
           return;
         }
+        // Staleness (a seek, a rebalance) and a stop can only come about while this loop awaits: asked
+        // at the start and after each wait, not for every record (kafkajs's isStale allocates a lookup key).
+        if (isStale() || !isRunning()) return;
         for (const message of batch.messages) {
-          if (isStale() || !isRunning() || worker.isStopped || this.closing) return;
-          if (!this.buffered.tryAcquire() && !(await this.waitForRoom(heartbeat))) return;
-          if (isStale()) {
-            this.buffered.release();
-            return;
+          if (worker.isStopped || this.closing) return;
+          if (!this.buffered.tryAcquire()) {
+            if (!(await this.waitForRoom(heartbeat))) return;
+            if (isStale() || !isRunning()) {
+              this.buffered.release();
+              return;
+            }
           }
           // Not taken: received before (kafkajs fetches again from the committed offset after a
           // rebalance that left the partition here), or the worker stopped, checked above next.

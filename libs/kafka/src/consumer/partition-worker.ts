@@ -73,7 +73,7 @@ const laneOf = (record: ConsumedRecord): string => record.key ?? NO_KEY;
 /** What became of one message; it takes effect when the transaction that carries it commits. */
 interface Finished {
   record: ConsumedRecord;
-  offset: bigint;
+  offset: number;
   kind: 'processed' | 'duplicate' | 'dead_lettered';
   messageId: string | undefined;
   labels: MessageLabels;
@@ -141,7 +141,7 @@ export class PartitionWorker<T> {
    * its buffer room.
    */
   receive(record: ConsumedRecord): boolean {
-    const offset = BigInt(record.offset);
+    const offset = Number(record.offset);
     if (this.state !== 'running' || this.offsets.hasReceived(offset)) return false;
     this.offsets.begin(offset);
     this.buffered += 1;
@@ -219,7 +219,7 @@ export class PartitionWorker<T> {
       if (this.isDuplicate(messageId, record)) {
         return {
           record,
-          offset: BigInt(record.offset),
+          offset: Number(record.offset),
           kind: 'duplicate',
           messageId,
           labels,
@@ -236,7 +236,7 @@ export class PartitionWorker<T> {
       const outputs = await processor.process(message, { record, attempt });
       return {
         record,
-        offset: BigInt(record.offset),
+        offset: Number(record.offset),
         kind: 'processed',
         messageId,
         labels,
@@ -309,7 +309,7 @@ export class PartitionWorker<T> {
     const extra = processor.deadLetterOutputs?.({ record, message, error, attempts }) ?? [];
     return {
       record,
-      offset: BigInt(record.offset),
+      offset: Number(record.offset),
       kind: 'dead_lettered',
       messageId: message?.messageId,
       labels: message?.labels ?? {},
@@ -408,7 +408,7 @@ export class PartitionWorker<T> {
     const { producer, processedIds, groupId, topic, partition, observer } = this.settings;
     const started = performance.now();
     for (const finished of batch) this.offsets.finish(finished.offset);
-    const committable = this.offsets.committable() as bigint;
+    const committable = this.offsets.committable() as number;
     const records: TransactionRecord[] = [];
     const marked: MarkedId[] = [];
     for (const finished of batch) {
@@ -431,7 +431,7 @@ export class PartitionWorker<T> {
         }
         await transaction.sendOffsets({
           consumerGroupId: groupId,
-          topics: [{ topic, partitions: [{ partition, offset: committable.toString() }] }],
+          topics: [{ topic, partitions: [{ partition, offset: String(committable) }] }],
         });
         await transaction.commit();
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { TopicMessages } from 'kafkajs';
+import type { Message, TopicMessages } from 'kafkajs';
 import type { OutputRecord } from './consumed-record.js';
 
 /**
@@ -14,9 +14,9 @@ export const MAX_REQUEST_BYTES = 512 * 1024;
 export function recordBytes(record: TransactionRecord): number {
   let bytes = 64 + Buffer.byteLength(record.key) + (record.value === null ? 0 : Buffer.byteLength(record.value));
   const { headers } = record;
-  // Every record of a transaction is measured: a loop over keys, not an array of pairs per record.
+  // Every record of a transaction is measured: for...in, not an array of its header names.
   if (headers !== undefined)
-    for (const name of Object.keys(headers)) bytes += name.length + Buffer.byteLength(headers[name] as string);
+    for (const name in headers) bytes += name.length + Buffer.byteLength(headers[name] as string);
   return bytes;
 }
 
@@ -46,7 +46,8 @@ export function produceRequests(
     }
     let topic = current.get(record.topic);
     if (!topic) current.set(record.topic, (topic = { topic: record.topic, messages: [] }));
-    topic.messages.push({ key: record.key, value: record.value, headers: record.headers, partition: record.partition });
+    // The record itself, not a copy: it has every field kafkajs reads of a message (its topic is ignored).
+    topic.messages.push(record as Message);
     currentBytes += bytes;
   }
   if (currentBytes > 0) requests.push([...current.values()]);
