@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { OutputRecord } from '@baton/kafka';
-import type { HandoffOutcome, HandoffOutcomeKind } from '@baton/protocol';
+import { HANDOFF_OUTCOMES, type HandoffOutcome, type HandoffOutcomeKind } from '@baton/protocol';
 import type { OutcomeCodec } from '@baton/wire';
 import type { Handoff } from './handoff-processor.js';
 import { issueCategoryOf } from './handoff-labels.js';
 
 /** Outcome events' CloudEvents type: `baton.outcome.COMPLETED` and so on. */
 export const OUTCOME_EVENT_TYPE_PREFIX = 'baton.outcome.';
+
+/** Each outcome's CloudEvents type, made once rather than concatenated for every event. */
+const OUTCOME_EVENT_TYPES = Object.fromEntries(
+  HANDOFF_OUTCOMES.map((outcome) => [outcome, `${OUTCOME_EVENT_TYPE_PREFIX}${outcome}`]),
+) as Record<HandoffOutcomeKind, string>;
 
 export interface OutcomeFacts {
   agentId: string;
@@ -53,7 +58,7 @@ export function outcomeRecord(
     headers: {
       ce_specversion: '1.0',
       ce_id: event.event_id,
-      ce_type: `${OUTCOME_EVENT_TYPE_PREFIX}${event.outcome}`,
+      ce_type: OUTCOME_EVENT_TYPES[event.outcome],
       ce_source: event.agent_id,
       ce_subject: event.task_id,
       ce_time: event.time,

@@ -100,16 +100,16 @@ export interface RouterOptions {
  */
 class RouterRegistry {
   readonly view: AgentRegistryView;
+  /** One for every decision, reading the clock when asked: routing asks for every handoff. */
+  readonly liveness: AgentLiveness;
 
-  constructor(private readonly options: RouterOptions) {
-    this.view = new AgentRegistryView({ livenessWindowMs: options.registry.livenessWindowMs });
-  }
-
-  liveness(): AgentLiveness {
-    const now = this.options.now?.() ?? new Date();
-    return {
-      mayRoute: (agentId) => this.view.mayRoute(agentId, now),
-      discover: (term) => this.view.discover(term, now),
+  constructor(options: RouterOptions) {
+    const view = new AgentRegistryView({ livenessWindowMs: options.registry.livenessWindowMs });
+    const now = options.now ?? (() => new Date());
+    this.view = view;
+    this.liveness = {
+      mayRoute: (agentId) => view.mayRoute(agentId, now()),
+      discover: (term) => view.discover(term, now()),
     };
   }
 
@@ -168,7 +168,7 @@ export function routerService(
     createProcessor: ({ topics, outcomeCodec }) => ({
       agentId: ROUTER_ID,
       async handle(message, { record }) {
-        const decision = routeHandoff(table, message, registry.liveness());
+        const decision = routeHandoff(table, message, registry.liveness);
         if (decision.kind === 'no-route') {
           throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
         }
@@ -184,7 +184,7 @@ export function routerService(
           });
         }
         const fallbackFor = decision.fallbackFor?.join(',');
-        const dispatched: OutputRecord[] = decision.targets.map((target) => ({
+        const outputs: OutputRecord[] = decision.targets.map((target) => ({
           topic: topics.agentInbox(target),
           key: message.metadata.task_id,
           value: record.value as Buffer,
@@ -199,7 +199,8 @@ export function routerService(
               ? `rule ${decision.ruleId}`
               : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
         });
-        return [...dispatched, event];
+        outputs.push(event);
+        return outputs;
       },
       deadLetterOutputs: ({ message, error }) =>
         message === undefined

@@ -60,8 +60,19 @@ function frozenInPlace(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   if (!isPlainData(value)) return frozenPlainCopy(value, depth);
   if (depth >= MAX_NESTING_DEPTH) throw new NestedTooDeep();
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const part: unknown = value[index];
+      if (typeof part !== 'object' || part === null) continue;
+      const frozen = frozenInPlace(part, depth + 1);
+      if (frozen !== part) value[index] = frozen;
+    }
+    return Object.freeze(value);
+  }
   const parts = value as Record<string, unknown>;
-  for (const key of Object.keys(parts)) {
+  // for...in rather than an array of the keys; own keys only, as Object.keys gave.
+  for (const key in parts) {
+    if (!Object.hasOwn(parts, key)) continue;
     const part = parts[key];
     if (typeof part !== 'object' || part === null) continue;
     const frozen = frozenInPlace(part, depth + 1);

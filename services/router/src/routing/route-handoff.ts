@@ -10,7 +10,7 @@ import {
 export type RouteDecision =
   | {
       kind: 'routed';
-      targets: string[];
+      targets: readonly string[];
       ruleId: string;
       /** The agents the table chose that had no live instance, replaced by the fallback; absent when none. */
       fallbackFor?: string[];
@@ -64,7 +64,9 @@ export function routeHandoff(
   const { recipient_id, priority } = message.metadata;
   const recipients = typeof recipient_id === 'string' ? [recipient_id] : recipient_id;
   if (recipients.length > 0 && recipients.every((recipient) => table.agents.has(recipient))) {
-    return live([...new Set(recipients)], RECIPIENT_RULE_ID, table.fallback, liveness);
+    // One recipient, as most handoffs name, needs no dedupe.
+    const targets = recipients.length === 1 ? recipients : [...new Set(recipients)];
+    return live(targets, RECIPIENT_RULE_ID, table.fallback, liveness);
   }
   const { payload } = message;
   const facts: MessageFacts = {
@@ -111,9 +113,14 @@ function discover(
 }
 
 /** The chosen targets with each one that has no live instance replaced by `fallback`. */
-function live(chosen: string[], ruleId: string, fallback: string | undefined, liveness: AgentLiveness): RouteDecision {
+function live(
+  chosen: readonly string[],
+  ruleId: string,
+  fallback: string | undefined,
+  liveness: AgentLiveness,
+): RouteDecision {
+  if (chosen.every((target) => liveness.mayRoute(target))) return { kind: 'routed', targets: chosen, ruleId };
   const down = chosen.filter((target) => !liveness.mayRoute(target));
-  if (down.length === 0) return { kind: 'routed', targets: chosen, ruleId };
   const names = down.map((agent) => `"${agent}"`).join(', ');
   if (fallback === undefined) {
     return {
