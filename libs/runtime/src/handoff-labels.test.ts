@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { buildHandoff, parseHandoff } from '@baton/protocol';
-import { BoundedLabelValues, handoffLabels, handoffTypeLabel, issueCategoryOf } from './handoff-labels.js';
+import { BoundedLabelValues, HandoffLabeller, handoffTypeLabel, issueCategoryOf } from './handoff-labels.js';
 
 const metadata = { sender_id: 'triage_agent', recipient_id: 'sales_agent', task_id: 'task-1' };
 
-describe('handoffLabels', () => {
+describe('HandoffLabeller', () => {
   it('reads handoff_type and payload.data.issue_category', () => {
     const transfer = buildHandoff({
       metadata,
       payload: { handoff_type: 'TASK_TRANSFER', data: { issue_category: 'SALES', task_summary: 'A mesh kit.' } },
     });
     expect(issueCategoryOf(transfer)).toBe('SALES');
-    expect(handoffLabels(transfer)).toEqual({ handoff_type: 'TASK_TRANSFER', issue_category: 'SALES' });
+    expect(new HandoffLabeller().labelsOf(transfer)).toEqual({
+      handoff_type: 'TASK_TRANSFER',
+      issue_category: 'SALES',
+    });
   });
 
   it('says none when the data states no issue_category', () => {
@@ -20,7 +23,23 @@ describe('handoffLabels', () => {
       payload: { handoff_type: 'NOTIFICATION', data: { event_type: 'PING', message: 'hello' } },
     });
     expect(issueCategoryOf(notification)).toBeUndefined();
-    expect(handoffLabels(notification)).toEqual({ handoff_type: 'NOTIFICATION', issue_category: 'none' });
+    expect(new HandoffLabeller().labelsOf(notification)).toEqual({
+      handoff_type: 'NOTIFICATION',
+      issue_category: 'none',
+    });
+  });
+
+  it('gives every handoff of a type and category the same frozen labels, with the categories bounded', () => {
+    const labeller = new HandoffLabeller(new BoundedLabelValues(1, 8));
+    const transfer = (category: string) =>
+      buildHandoff({
+        metadata,
+        payload: { handoff_type: 'TASK_TRANSFER', data: { issue_category: category, task_summary: 'A mesh kit.' } },
+      });
+    const sales = labeller.labelsOf(transfer('SALES'));
+    expect(labeller.labelsOf(transfer('SALES'))).toBe(sales);
+    expect(Object.isFrozen(sales)).toBe(true);
+    expect(labeller.labelsOf(transfer('REFUND'))).toEqual({ handoff_type: 'TASK_TRANSFER', issue_category: 'other' });
   });
 
   it('reads no issue_category where the data type declares none, as a newer minor may send', () => {

@@ -48,16 +48,28 @@ export class BoundedLabelValues {
   }
 }
 
-/** handoff_type and issue_category (`none` when absent) of a decoded handoff. */
-export function handoffLabels(
-  handoff: Pick<Immutable<HandoffMessage>, 'payload'>,
-  categories?: BoundedLabelValues,
-): HandoffLabels {
-  const category = issueCategoryOf(handoff) ?? NO_ISSUE_CATEGORY;
-  return {
-    handoff_type: handoff.payload.handoff_type,
-    issue_category: categories === undefined ? category : categories.admit(category),
-  };
+/**
+ * The metric labels of handoffs: handoff_type and issue_category (`none` when absent), with the
+ * categories bounded by BoundedLabelValues. Each combination's labels are made once, frozen and
+ * shared: every handoff a service reads is labelled.
+ */
+export class HandoffLabeller {
+  private readonly byType = new Map<string, Map<string, Readonly<HandoffLabels>>>();
+
+  constructor(private readonly categories = new BoundedLabelValues()) {}
+
+  labelsOf(handoff: Pick<Immutable<HandoffMessage>, 'payload'>): Readonly<HandoffLabels> {
+    const handoffType = handoff.payload.handoff_type;
+    const issueCategory = this.categories.admit(issueCategoryOf(handoff) ?? NO_ISSUE_CATEGORY);
+    let byCategory = this.byType.get(handoffType);
+    if (byCategory === undefined) this.byType.set(handoffType, (byCategory = new Map()));
+    let labels = byCategory.get(issueCategory);
+    if (labels === undefined) {
+      labels = Object.freeze({ handoff_type: handoffType, issue_category: issueCategory });
+      byCategory.set(issueCategory, labels);
+    }
+    return labels;
+  }
 }
 
 /**

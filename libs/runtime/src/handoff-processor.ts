@@ -9,7 +9,7 @@ import type {
 import type { HandoffMessage, Immutable } from '@baton/protocol';
 import { isTracingOn } from '@baton/telemetry';
 import type { HandoffCodec } from '@baton/wire';
-import { BoundedLabelValues, handoffLabels } from './handoff-labels.js';
+import { HandoffLabeller } from './handoff-labels.js';
 import { tracedHandle } from './handoff-span.js';
 
 export type Handoff = Immutable<HandoffMessage>;
@@ -41,7 +41,7 @@ function decodeValue(codec: HandoffCodec, record: ConsumedRecord): Promise<Hando
  * Its handoff_type and issue_category label what the consumer reports (metrics).
  */
 export function handoffProcessor(options: HandoffProcessorOptions): MessageProcessor<Handoff> {
-  const categories = new BoundedLabelValues();
+  const labeller = new HandoffLabeller();
   return {
     async decode(record: ConsumedRecord) {
       const resolved = options.resolve === undefined ? undefined : await options.resolve(record);
@@ -51,7 +51,7 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
         messageId: message.metadata.message_id,
         retryLimit: message.instructions.failure_handling_strategy?.retry_count,
         expiresAt: message.metadata.expiration_time,
-        labels: handoffLabels(message, categories),
+        labels: labeller.labelsOf(message),
       };
     },
     process: (message, context) =>

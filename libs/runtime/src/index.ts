@@ -31,7 +31,7 @@ export {
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export { HotCounter, type HotCounterConfig } from './hot-counter.js';
 export {
-  handoffLabels,
+  HandoffLabeller,
   issueCategoryOf,
   BoundedLabelValues,
   NO_ISSUE_CATEGORY,

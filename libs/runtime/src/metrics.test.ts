@@ -7,6 +7,7 @@ import {
   METRIC_NAMES,
   consumerMetrics,
   createServiceMetrics,
+  eventLabels,
   registerConsumerLag,
   registerSchemaRegistryUp,
 } from './metrics.js';
@@ -162,5 +163,29 @@ describe('baton_consumer_lag_messages', () => {
       expect(text).not.toMatch(/^baton_consumer_lag_messages\{/m);
       expect(text).toContain('process_resident_memory_bytes');
     }
+  });
+});
+
+describe('eventLabels', () => {
+  it("takes a handoff's labels as they are, without reading the record's headers", () => {
+    const labels = Object.freeze({ handoff_type: 'ESCALATION', issue_category: 'NETWORK' });
+    const unread = {
+      get headers(): Record<string, string> {
+        throw new Error('headers read');
+      },
+    };
+    expect(eventLabels(labels, unread)).toBe(labels);
+  });
+
+  it("makes the two labels from the record's ce_type when the labels are not a handoff's", () => {
+    expect(eventLabels({}, record({ ce_type: 'ESCALATION' }))).toEqual({
+      handoff_type: 'ESCALATION',
+      issue_category: 'unknown',
+    });
+    // Other names never reach a metric labelled by these two.
+    expect(eventLabels({ handoff_type: 'HandoffRequest', kind: 'x', issue_category: 'A' }, record())).toEqual({
+      handoff_type: 'HandoffRequest',
+      issue_category: 'A',
+    });
   });
 });

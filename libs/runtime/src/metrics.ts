@@ -1,9 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
+import type { ConsumedRecord, ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
 import { cachedProbe } from './cached-probe.js';
 import { HotCounter } from './hot-counter.js';
 import { OUTCOME_EVENT_TYPE_PREFIX } from './outcome-record.js';
-import { UNKNOWN_LABEL_VALUE, handoffTypeLabel } from './handoff-labels.js';
+import { UNKNOWN_LABEL_VALUE, handoffTypeLabel, type HandoffLabels } from './handoff-labels.js';
 
 /**
  * Every metric Baton defines, in one place: Prometheus conventions, the unit in the name, `_total`
@@ -139,13 +139,22 @@ export function registerConsumerLag(registry: Registry, options: ConsumerLagOpti
   });
 }
 
-/** The handoff_type and issue_category of a consumer event, from the decoded message's labels. */
-export function eventLabels(
-  labels: MessageLabels,
-  ceType: string | undefined,
-): { handoff_type: string; issue_category: string } {
+/** Whether `labels` are exactly a handoff_type and an issue_category, as a handoff's labels are. */
+function isHandoffLabels(labels: MessageLabels): labels is Readonly<HandoffLabels> {
+  let names = 0;
+  for (const name in labels) if (Object.hasOwn(labels, name)) names += 1;
+  return names === 2 && labels.handoff_type !== undefined && labels.issue_category !== undefined;
+}
+
+/**
+ * The handoff_type and issue_category of a consumer event: the decoded message's labels as they
+ * are when they are those two (a handoff's are, shared rather than made per message), else what
+ * the record tells (its `ce_type` header, read only then).
+ */
+export function eventLabels(labels: MessageLabels, record: Pick<ConsumedRecord, 'headers'>): Readonly<HandoffLabels> {
+  if (isHandoffLabels(labels)) return labels;
   return {
-    handoff_type: handoffTypeLabel(labels, ceType),
+    handoff_type: handoffTypeLabel(labels, record.headers.ce_type),
     issue_category: labels.issue_category ?? UNKNOWN_LABEL_VALUE,
   };
 }
@@ -199,7 +208,7 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
   return {
     transactionCommitted: ({ topic, messages }) => transactions.observe({ topic }, messages),
     processed: ({ record, labels, durationMs, outputs }) => {
-      const handoff = eventLabels(labels, record.headers.ce_type);
+      const handoff = eventLabels(labels, record);
       consumed.inc(record.topic, handoff.handoff_type, handoff.issue_category, 'processed');
       processing.observe(handoff, durationMs / 1000);
       for (const output of outputs) {
@@ -208,13 +217,13 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
       }
     },
     duplicate: ({ record, labels }) => {
-      const { handoff_type, issue_category } = eventLabels(labels, record.headers.ce_type);
+      const { handoff_type, issue_category } = eventLabels(labels, record);
       consumed.inc(record.topic, handoff_type, issue_category, 'duplicate');
     },
     retryScheduled: ({ record, labels, error }) =>
-      retries.inc({ handoff_type: eventLabels(labels, record.headers.ce_type).handoff_type, code: error.code }),
+      retries.inc({ handoff_type: eventLabels(labels, record).handoff_type, code: error.code }),
     deadLettered: ({ record, labels, error }) => {
-      const { handoff_type, issue_category } = eventLabels(labels, record.headers.ce_type);
+      const { handoff_type, issue_category } = eventLabels(labels, record);
       consumed.inc(record.topic, handoff_type, issue_category, 'dead_lettered');
       deadLetters.inc({ topic: record.topic, reason: error.code });
     },

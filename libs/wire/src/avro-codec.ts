@@ -110,25 +110,32 @@ export class AvroCodec<T> {
    */
   async decodeUnchecked(bytes: Buffer): Promise<unknown> {
     const { schemaId, body } = readWireFormat(bytes);
-    let type = this.writerTypes.get(schemaId);
-    if (type === undefined) {
-      type = await this.registry.avroType(schemaId);
-      this.writerTypes.set(schemaId, type);
-    }
-    try {
-      return type.fromBuffer(body);
-    } catch (error) {
-      throw new BatonError(
-        'WIRE_BODY_INVALID',
-        `Avro body of ${body.length} bytes cannot be decoded with schema ${schemaId}: ${(error as Error).message}`,
-        { cause: error, details: { schemaId, bodyLength: body.length } },
-      );
-    }
+    return readBody(this.writerTypes.get(schemaId) ?? (await this.fetchWriterType(schemaId)), schemaId, body);
   }
 
   /** Decodes and checks: the result is a valid value or a coded error. */
   async decode(bytes: Buffer): Promise<T> {
-    const value = await this.decodeUnchecked(bytes);
+    const { schemaId, body } = readWireFormat(bytes);
+    // A writer type already known is used without an await: nearly every record names one.
+    const value = readBody(this.writerTypes.get(schemaId) ?? (await this.fetchWriterType(schemaId)), schemaId, body);
     return this.spec.parse(this.stages.length === 0 ? value : await openWith(this.stages, value));
+  }
+
+  private async fetchWriterType(schemaId: number): Promise<avro.Type> {
+    const type = await this.registry.avroType(schemaId);
+    this.writerTypes.set(schemaId, type);
+    return type;
+  }
+}
+
+function readBody(type: avro.Type, schemaId: number, body: Buffer): unknown {
+  try {
+    return type.fromBuffer(body);
+  } catch (error) {
+    throw new BatonError(
+      'WIRE_BODY_INVALID',
+      `Avro body of ${body.length} bytes cannot be decoded with schema ${schemaId}: ${(error as Error).message}`,
+      { cause: error, details: { schemaId, bodyLength: body.length } },
+    );
   }
 }

@@ -49,11 +49,11 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
   return {
     deadLettered({ record, labels, error }) {
       if (error.code !== 'NOT_AUTHORIZED') return;
-      const { handoff_type } = eventLabels(labels, record.headers.ce_type);
+      const { handoff_type } = eventLabels(labels, record);
       refused.inc({ handoff_type, recipient: String(error.details?.recipient) });
     },
     processed({ record, labels, outputs }) {
-      const handoff = eventLabels(labels, record.headers.ce_type);
+      const handoff = eventLabels(labels, record);
       for (const output of outputs) {
         const rule = output.headers?.[ROUTE_HEADERS.rule];
         const target = output.headers?.[ROUTE_HEADERS.target];

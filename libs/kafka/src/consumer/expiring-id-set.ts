@@ -5,6 +5,12 @@
  */
 export class ExpiringIdSet {
   private readonly seenAt = new Map<string, number>();
+  /**
+   * At most the time of the map's first (oldest) entry: while it is within the retention nothing
+   * is, so an add looks no further. Looking at the first entry itself took an iterator and an
+   * entry array on every add, and every message a service commits adds its id.
+   */
+  private oldestAt = Number.POSITIVE_INFINITY;
 
   constructor(private readonly retentionMs: number) {}
 
@@ -13,10 +19,13 @@ export class ExpiringIdSet {
   }
 
   add(id: string, atMs: number): void {
-    // Re-inserted so the map stays in the order ids were last seen.
+    // Re-inserted so the map stays in the order ids were last seen: an entry moved to the back
+    // leaves a newer one first, which oldestAt still bounds from below.
     this.seenAt.delete(id);
     this.seenAt.set(id, atMs);
-    this.forgetBefore(atMs - this.retentionMs);
+    if (this.seenAt.size === 1) this.oldestAt = atMs;
+    const cutoffMs = atMs - this.retentionMs;
+    if (this.oldestAt < cutoffMs) this.forgetBefore(cutoffMs);
   }
 
   delete(id: string): void {
@@ -29,8 +38,12 @@ export class ExpiringIdSet {
 
   private forgetBefore(cutoffMs: number): void {
     for (const [id, atMs] of this.seenAt) {
-      if (atMs >= cutoffMs) return;
+      if (atMs >= cutoffMs) {
+        this.oldestAt = atMs;
+        return;
+      }
       this.seenAt.delete(id);
     }
+    this.oldestAt = Number.POSITIVE_INFINITY;
   }
 }

@@ -181,30 +181,34 @@ export class PartitionWorker<T> {
 
   private start(record: ConsumedRecord, attempt: number): void {
     this.inProgress += 1;
-    void this.run(record, attempt).finally(() => {
-      this.inProgress -= 1;
-      this.scheduleFlush();
-    });
+    void this.run(record, attempt);
   }
 
+  /** One attempt at `record`, counted in inProgress from start() until it ends, however it ends. */
   private async run(record: ConsumedRecord, attempt: number): Promise<void> {
-    const { concurrency } = this.settings;
-    // A free slot is taken without awaiting: the await alone costs a turn of the microtask queue per message.
-    if (!concurrency.tryAcquire() && !(await concurrency.acquire())) return;
-    let outcome: Finished | RetryLater;
     try {
+      const { concurrency } = this.settings;
+      // A free slot is taken without awaiting: the await alone costs a turn of the microtask queue per message.
+      if (!concurrency.tryAcquire() && !(await concurrency.acquire())) return;
+      let outcome: Finished | RetryLater;
+      try {
+        if (this.hasStopped()) return;
+        // Asked per message, so a service without tracing makes no span objects on this path.
+        outcome = isTracingOn()
+          ? await tracedAttempt(record, this.settings.groupId, attempt, () => this.attempt(record, attempt))
+          : await this.attempt(record, attempt);
+      } finally {
+        concurrency.release();
+      }
+      // Stopped while the handler ran: the next owner of the partition processes the message again.
       if (this.hasStopped()) return;
-      // Asked per message, so a service without tracing makes no span objects on this path.
-      outcome = isTracingOn()
-        ? await tracedAttempt(record, this.settings.groupId, attempt, () => this.attempt(record, attempt))
-        : await this.attempt(record, attempt);
+      if (outcome.kind === 'retry') this.scheduleRetry(outcome);
+      else this.finish(outcome);
     } finally {
-      concurrency.release();
+      // Here rather than in a .finally() on the call: two promises and a closure fewer per message.
+      this.inProgress -= 1;
+      this.scheduleFlush();
     }
-    // Stopped while the handler ran: the next owner of the partition processes the message again.
-    if (this.hasStopped()) return;
-    if (outcome.kind === 'retry') this.scheduleRetry(outcome);
-    else this.finish(outcome);
   }
 
   private async attempt(record: ConsumedRecord, attempt: number): Promise<Finished | RetryLater> {
