@@ -27,6 +27,7 @@ import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
 import { waitForCount, withDeadline } from './deadline.js';
 import { clockTicksPerSecond, findListeningPid, treeCpuTicks } from './proc-stat.js';
 import { publishAll } from './publish.js';
+import { deleteRunTopics } from './run-topics.js';
 import { pairedSummary } from './stats.js';
 import { relayTopics, statusUpdateRecords } from './throughput-bench.js';
 
@@ -175,5 +176,6 @@ try {
   await observer?.stop().catch(() => undefined);
   await producer.disconnect().catch(() => undefined);
   await processes.stopAll();
+  await deleteRunTopics(brokers, topics.prefix, progress);
   await infrastructure.stop();
 }

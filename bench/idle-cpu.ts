@@ -10,16 +10,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  createKafka,
-  deleteTopics,
-  describeConsumerGroups,
-  kafkaSecurityFromEnv,
-  type ConsumerGroupStatus,
-} from '@baton/kafka';
+import { createKafka, describeConsumerGroups, kafkaSecurityFromEnv, type ConsumerGroupStatus } from '@baton/kafka';
 import { gatewayEnvironment, startFleet } from '../scripts/lib/fleet.js';
 import { stopServices, type RunningService } from '../scripts/lib/service-supervisor.js';
 import { clockTicksPerSecond, cpuPercent, findListeningPid, treeCpuTicks } from './proc-stat.js';
+import { deleteRunTopics } from './run-topics.js';
 
 export interface IdleCpuOptions {
   brokers: string[];
@@ -97,17 +92,7 @@ export async function measureIdleCpu(options: IdleCpuOptions): Promise<IdleCpuRe
   } finally {
     progress('stopping the fleet');
     await stopServices(services);
-    const kafka = createKafka({
-      brokers: options.brokers,
-      clientId: `${prefix}-cleanup`,
-      security: kafkaSecurityFromEnv(process.env),
-      logLevel: 'nothing',
-    });
-    const deleted = await deleteTopics(kafka, (topic) => topic.startsWith(`${prefix}.`)).catch((error: unknown) => {
-      progress(`could not delete the topics ${prefix}.*: ${(error as Error).message}`);
-      return [];
-    });
-    progress(`deleted its ${deleted.length} topics`);
+    await deleteRunTopics(options.brokers, prefix, progress);
   }
 }
 

@@ -30,6 +30,7 @@ import { withDeadline } from './deadline.js';
 import { benchLightLoad } from './light-load-bench.js';
 import { NEGOTIATED_TASK_PREFIX, benchNegotiations } from './negotiation-bench.js';
 import { RELAY_MODES } from './relay-modes.js';
+import { deleteRunTopics } from './run-topics.js';
 import { formatReport } from './report.js';
 import { measureSignatureCosts } from './signature-costs.js';
 import { benchSignedPath } from './signature-full-path.js';
@@ -167,6 +168,8 @@ try {
   observer = undefined;
   await producer.disconnect();
   await processes.stopAll();
+  // The idle row's broker then carries only the idle fleet's topics, as `npm start`'s does.
+  await deleteRunTopics(brokers, topics.prefix, progress);
 
   const idle = await measureIdle(brokers, infrastructure.schemaRegistryUrl);
 
@@ -219,5 +222,7 @@ try {
   await observer?.stop().catch(() => undefined);
   await producer.disconnect().catch(() => undefined);
   await processes.stopAll();
+  // Again after a run that failed before the idle row; finding none to delete is quick.
+  await deleteRunTopics(brokers, topics.prefix, progress);
   await infrastructure.stop();
 }
