@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DLQ_HEADERS, type ConsumedRecord } from '@baton/kafka';
 import { agentOfDeadLetterTopic, parseFilter } from './dead-letter-filter.js';
-import { DeadLetterStore } from './dead-letter-store.js';
+import { DeadLetterStore, deadLetterId } from './dead-letter-store.js';
 
 const TOPIC = 'baton.agent.sales_agent.inbox.dlq';
 
@@ -28,6 +28,21 @@ function letter(
 }
 
 describe('DeadLetterStore', () => {
+  it('tells its read listeners of every read of the dead letters, not of what it is given', () => {
+    const store = new DeadLetterStore(10);
+    let reads = 0;
+    store.onRead(() => (reads += 1));
+    store.know(TOPIC);
+    store.add(letter(1));
+    expect(reads).toBe(0);
+    store.summaries();
+    store.stats();
+    store.page(TOPIC, parseFilter({}), 10);
+    store.pageAll(parseFilter({}), 10);
+    store.get(TOPIC, deadLetterId(letter(1)));
+    expect(reads).toBe(5);
+  });
+
   it('lists newest first and pages with a cursor that stays stable while letters arrive', () => {
     const store = new DeadLetterStore(100);
     for (let offset = 0; offset < 5; offset += 1) store.add(letter(offset));

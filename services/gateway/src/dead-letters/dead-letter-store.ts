@@ -37,8 +37,18 @@ type Entry = { sequence: number; record: ConsumedRecord };
 export class DeadLetterStore {
   private readonly topics = new Map<string, TopicLetters>();
   private sequence = 0;
+  private readonly readListeners: (() => void)[] = [];
 
   constructor(private readonly limitPerTopic: number) {}
+
+  /** Calls `listener` whenever someone reads the dead letters (a page, one, the summaries, the stats). */
+  onRead(listener: () => void): void {
+    this.readListeners.push(listener);
+  }
+
+  private noteRead(): void {
+    for (const listener of this.readListeners) listener();
+  }
 
   add(record: ConsumedRecord): void {
     let topic = this.topics.get(record.topic);
@@ -69,6 +79,11 @@ export class DeadLetterStore {
   }
 
   summaries(): DeadLetterTopicSummary[] {
+    this.noteRead();
+    return this.topicSummaries();
+  }
+
+  private topicSummaries(): DeadLetterTopicSummary[] {
     return [...this.topics.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([topic, letters]) => ({ topic, source_topic: topic.replace(/\.dlq$/, ''), count: letters.count }));
@@ -81,6 +96,7 @@ export class DeadLetterStore {
   }
 
   get(topic: string, id: string): ConsumedRecord {
+    this.noteRead();
     const record = this.topic(topic).byId.get(id);
     if (!record) throw new BatonError('DEAD_LETTER_NOT_FOUND', `no dead letter ${id} in ${topic}`, { path: '/id' });
     return record;
@@ -92,6 +108,7 @@ export class DeadLetterStore {
   }
 
   page(topic: string, filter: DeadLetterFilter, limit: number, cursor?: string): DeadLetterPage {
+    this.noteRead();
     return pageOf(this.matchingEntries(topic, filter), limit, cursor);
   }
 
@@ -100,6 +117,7 @@ export class DeadLetterStore {
    * paged like a topic's: the cursor is the same sequence, which every topic shares.
    */
   pageAll(filter: DeadLetterFilter, limit: number, cursor?: string, topics?: ReadonlySet<string>): DeadLetterPage {
+    this.noteRead();
     const matching = [...this.topics.keys()]
       .filter((topic) => topics === undefined || topics.has(topic))
       .flatMap((topic) => this.matchingEntries(topic, filter))
@@ -112,11 +130,12 @@ export class DeadLetterStore {
    * non-empty topics only, most first; the empty ones are only counted.
    */
   stats(): DeadLetterStats {
+    this.noteRead();
     const byCode = new Map<string, number>();
     for (const topic of this.topics.values()) {
       for (const [code, count] of topic.byCode) byCode.set(code, (byCode.get(code) ?? 0) + count);
     }
-    const summaries = this.summaries();
+    const summaries = this.topicSummaries();
     const nonEmpty = summaries.filter((summary) => summary.count > 0);
     return {
       total: nonEmpty.reduce((sum, summary) => sum + summary.count, 0),
