@@ -2,8 +2,8 @@
 #
 #   docker build --build-arg SERVICE=sales-agent -t baton/sales-agent .
 #
-# The container runs `node --env-file=services/node.env --single-threaded-gc dist/services/$SERVICE/src/main.mjs`:
-# the Node options and V8 flag every launcher gives a service (see services/node.env), and the service's bundle,
+# The container runs `node --env-file=services/node.env <V8 flags> dist/services/$SERVICE/src/main.mjs`:
+# the Node options and V8 flags every launcher gives a service (see services/node.env), and the service's bundle,
 # compiled from TypeScript at build time (scripts/bundle-services.ts bundles every service), so it
 # runs on plain Node. SERVICE is set in the last layer only, so the images of all services share
 # every other layer, and SERVICE can also be overridden at run time (`docker run -e SERVICE=router`).
@@ -57,4 +57,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
 ARG SERVICE=router
 ENV SERVICE=${SERVICE}
 # exec: node is PID 1 and receives SIGTERM itself, which drains the service (work in progress commits).
-CMD ["sh", "-c", "exec node --env-file=services/node.env --single-threaded-gc \"dist/services/${SERVICE}/src/main.mjs\""]
+CMD ["sh", "-c", "exec node --env-file=services/node.env --single-threaded-gc --no-memory-reducer --no-flush-bytecode \"dist/services/${SERVICE}/src/main.mjs\""]

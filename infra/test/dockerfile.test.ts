@@ -63,7 +63,7 @@ describe('Dockerfile', () => {
     expect(args('ENV')).toContain('SERVICE=${SERVICE}');
     // The services' Node options (services/node.env), the same file every other launcher passes.
     expect(args('CMD')).toEqual([
-      '["sh", "-c", "exec node --env-file=services/node.env --single-threaded-gc \\"dist/services/${SERVICE}/src/main.mjs\\""]',
+      '["sh", "-c", "exec node --env-file=services/node.env --single-threaded-gc --no-memory-reducer --no-flush-bytecode \\"dist/services/${SERVICE}/src/main.mjs\\""]',
     ]);
     expect(args('EXPOSE')).toEqual(['8080']);
     const env = args('ENV').join(' ');

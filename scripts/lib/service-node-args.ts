@@ -9,7 +9,7 @@ export const SERVICE_NODE_OPTIONS_FILE = fileURLToPath(new URL('../../services/n
  * V8 flags every service process runs with, which NODE_OPTIONS refuses and so services/node.env
  * cannot hold; why, in that file's comments. The Dockerfile's CMD passes the same.
  */
-export const SERVICE_V8_FLAGS = ['--single-threaded-gc'] as const;
+export const SERVICE_V8_FLAGS = ['--single-threaded-gc', '--no-memory-reducer', '--no-flush-bytecode'] as const;
 
 /**
  * The arguments of `node` that run `entry` as Baton runs a service everywhere (the Dockerfile's CMD
