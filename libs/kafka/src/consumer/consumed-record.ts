@@ -1,5 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import { readHeaders, type RecordHeaders } from '../headers/record-headers.js';
+import { recordHeadersOf, type RecordHeaders } from '../headers/record-headers.js';
 
 /** A record as a processor sees it. */
 export interface ConsumedRecord {
@@ -31,7 +31,7 @@ export function consumedRecord(topic: string, partition: number, message: KafkaM
     offset: message.offset,
     key: message.key?.toString() ?? null,
     value: message.value,
-    headers: readHeaders(message.headers),
+    headers: recordHeadersOf(message),
     timestamp: message.timestamp,
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 import { BatonError } from '@baton/errors';
-import { readHeaders } from '../headers/record-headers.js';
+import { recordHeadersOf } from '../headers/record-headers.js';
 import { readerGroupId } from '../reading/reader-group.js';
 import type { ChunkCollector } from './chunk-collector.js';
 import type { ContextLocation } from './context-uri.js';
@@ -104,7 +104,7 @@ export async function readChunks(options: ChunkReadOptions): Promise<void> {
         if (settled || batch.partition !== partition) return;
         try {
           for (const message of batch.messages) {
-            collector.add(BigInt(message.offset), readHeaders(message.headers), message.value);
+            collector.add(BigInt(message.offset), recordHeadersOf(message), message.value);
             if (collector.isComplete) {
               settle();
               return;

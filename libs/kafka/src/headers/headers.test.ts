@@ -100,4 +100,8 @@ describe('readHeaders', () => {
     expect(readHeaders({ a: Buffer.from('x'), b: ['1', Buffer.from('2')], c: undefined })).toEqual({ a: 'x', b: '2' });
     expect(readHeaders(undefined)).toEqual({});
   });
+
+  it('takes a null value (Kafka allows one) for no value', () => {
+    expect(readHeaders({ gone: null, kept: Buffer.from('1'), last: ['a', null] })).toStrictEqual({ kept: '1' });
+  });
 });

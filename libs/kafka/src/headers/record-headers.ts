@@ -1,8 +1,11 @@
+import type { KafkaMessage } from 'kafkajs';
+import { FetchedRecord } from '../kafkajs-fixes/record-decoding.js';
+
 /** Record headers as Baton handles them: one UTF-8 string per name. */
 export type RecordHeaders = Record<string, string>;
 
 /** Headers as a Kafka client hands them over: bytes or text, a repeated header as a list. */
-export type ClientHeaders = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+export type ClientHeaders = Record<string, Buffer | string | null | (Buffer | string | null)[] | undefined>;
 
 /** Reads a client's headers as strings; of a repeated header the last value wins, as in the Java client's lastHeader. */
 export function readHeaders(headers: ClientHeaders | undefined): RecordHeaders {
@@ -13,7 +16,13 @@ export function readHeaders(headers: ClientHeaders | undefined): RecordHeaders {
     if (!Object.hasOwn(headers, name)) continue;
     const value = headers[name];
     const last = Array.isArray(value) ? value[value.length - 1] : value;
-    if (last !== undefined) result[name] = last.toString();
+    // A header with a null value (which Kafka allows) is no value.
+    if (last !== undefined && last !== null) result[name] = last.toString();
   }
   return result;
+}
+
+/** A fetched record's headers as strings: read from its bytes when kafkajs fetched it (FetchedRecord). */
+export function recordHeadersOf(message: Pick<KafkaMessage, 'headers'>): RecordHeaders {
+  return message instanceof FetchedRecord ? message.headerStrings() : readHeaders(message.headers);
 }

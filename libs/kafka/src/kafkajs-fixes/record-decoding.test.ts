@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createKafka } from '../create-kafka.js';
 import { kafkajsOriginal } from './kafkajs-original.test-helper.js';
+import { readHeaders } from '../headers/record-headers.js';
+import type {
+  FetchedRecord} from './record-decoding.js';
 import {
   decodeRecord,
   kafkajsRecordDecoder,
@@ -39,6 +42,12 @@ const CONTEXT: RecordBatchContext = {
   timestampType: 0,
 };
 
+/** A decoded record as kafkajs's plain object: its fields, headers included (a FetchedRecord reads them when asked). */
+function asKafkajsShape(record: FetchedRecord): Record<string, unknown> {
+  const { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord, batchContext } = record;
+  return { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord, batchContext };
+}
+
 describe("kafkajs's record decoding, fixed", () => {
   const cases: [string, Parameters<RecordEncoder>[0], RecordBatchContext][] = [
     ['no headers', { key: 'task-1', value: Buffer.from([0, 0, 0, 0, 7, 1, 2]) }, CONTEXT],
@@ -75,7 +84,57 @@ describe("kafkajs's record decoding, fixed", () => {
     const decoderOf = recordDecoder(record);
     const theirs = kafkajsDecode(decoderOf(), context);
     const ours = decodeRecord(decoderOf(), context);
-    expect(ours).toStrictEqual(theirs);
+    expect(asKafkajsShape(ours)).toStrictEqual(theirs);
+  });
+
+  it.each(cases)("reads the headers as strings as readHeaders reads kafkajs's: %s", (_, record, context) => {
+    const decoderOf = recordDecoder(record);
+    const theirs = kafkajsDecode(decoderOf(), context) as { headers: Parameters<typeof readHeaders>[0] };
+    expect(decodeRecord(decoderOf(), context).headerStrings()).toStrictEqual(readHeaders(theirs.headers));
+  });
+
+  it("reads each record's own header names, whatever the record before it had in their place", () => {
+    const names = ['ce_id', 'ce_ie', 'ce_i', 'ce_idx', 'cé_id', 'ce_id'];
+    const decoded = names.map((name, index) =>
+      decodeRecord(
+        recordDecoder({ key: 'k', value: 'v', headers: { [name]: `value ${index}`, second: 'x' } })(),
+        CONTEXT,
+      ),
+    );
+    expect(decoded.map((record) => record.headerStrings())).toStrictEqual(
+      names.map((name, index) => ({ [name]: `value ${index}`, second: 'x' })),
+    );
+    expect(decoded.map((record) => Object.keys(record.headers))).toStrictEqual(names.map((name) => [name, 'second']));
+  });
+
+  it("takes a null header value for no value in strings, and for null in kafkajs's headers", () => {
+    // kafkajs's encoder cannot write a null header value; the bytes are written here: key "k", value
+    // "v", two headers, "gone" with length -1 and "kept" with "1".
+    const bytes = Buffer.from([
+      0,
+      0,
+      0,
+      2,
+      0x6b,
+      2,
+      0x76,
+      4,
+      8,
+      ...Buffer.from('gone'),
+      1,
+      8,
+      ...Buffer.from('kept'),
+      2,
+      0x31,
+    ]);
+    const record = decodeRecord(new Decoder(bytes), CONTEXT);
+    expect(record.headers).toStrictEqual({ gone: null, kept: Buffer.from('1') });
+    expect(record.headerStrings()).toStrictEqual({ kept: '1' });
+  });
+
+  it('fails on a record whose headers run past its end when it is decoded, as kafkajs does', () => {
+    const bytes = Buffer.from([0, 0, 0, 2, 0x6b, 2, 0x76, 2, 8, ...Buffer.from('gone'), 20, 0x31]);
+    expect(() => decodeRecord(new Decoder(bytes), CONTEXT)).toThrow(RangeError);
   });
 
   it('leaves its decoder where kafkajs leaves it', () => {
@@ -97,6 +156,11 @@ describe("kafkajs's record decoding, fixed", () => {
     expect(Array.isArray(theirs.headers.toString)).toBe(true);
     const ours = decodeRecord(decoderOf(), CONTEXT);
     expect(Object.getPrototypeOf(ours.headers)).toBe(Object.prototype);
+    expect(Object.entries(ours.headerStrings())).toStrictEqual([
+      ['constructor', 'c'],
+      ['toString', 't'],
+      ['__proto__', '_'],
+    ]);
     expect(Object.entries(ours.headers)).toStrictEqual([
       ['constructor', Buffer.from('c')],
       ['toString', Buffer.from('t')],

@@ -12,11 +12,11 @@ import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement
  *
  * The replacement returns what kafkajs returns, field for field: the same offset and timestamp
  * strings (sums in plain numbers while both sides are exact integers, which offsets and millisecond
- * timestamps are, else in BigInt), the same key and value slices, and headers folded in one pass,
- * a repeated header turned into an array of its values in order as kafkajs does. One difference,
- * a fix: a header named like an Object.prototype member (`constructor`, `toString`, `__proto__`)
- * is read as its value, where kafkajs's fold found the inherited member and made `[member, value]`
- * of it.
+ * timestamps are, else in BigInt), the same key and value slices, and headers folded in one pass
+ * when first read (FetchedRecord), a repeated header turned into an array of its values in order as
+ * kafkajs does. One difference, a fix: a header named like an Object.prototype member
+ * (`constructor`, `toString`, `__proto__`) is read as its value, where kafkajs's fold found the
+ * inherited member and made `[member, value]` of it.
  *
  * The record batch decoder takes the module when kafkajs loads, so this module is imported by
  * @baton/kafka before kafkajs itself, as produce-encoding.ts is. Not an upstream fix: Baton's. Tied
@@ -96,14 +96,135 @@ function addHeader(headers: Record<string, HeaderValue | HeaderValue[]>, name: s
   // A value is a Buffer or null, never undefined: undefined is a header not seen yet.
   const earlier = Object.hasOwn(headers, name) ? headers[name] : undefined;
   if (earlier !== undefined) headers[name] = Array.isArray(earlier) ? [...earlier, value] : [earlier, value];
-  // Defined, not assigned: `__proto__` must become a header, not the object's prototype.
-  else if (name === '__proto__')
-    Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
-  else headers[name] = value;
+  else setOwn(headers, name, value);
+}
+
+/** Sets a property; `__proto__` is defined, so that it becomes a header, not the object's prototype. */
+function setOwn<V>(target: Record<string, V>, name: string, value: V): void {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
+}
+
+/** Where the header walk is in a record's bytes: one module-level cursor, not an object per read. */
+let cursor = 0;
+
+/** A zigzag varint at the cursor, as kafkajs's Decoder.readVarInt reads it. */
+function varIntAt(bytes: Buffer): number {
+  let unsigned = 0;
+  for (let shift = 0; ; shift += 7) {
+    const byte = bytes[cursor++];
+    if (byte === undefined || shift > 28) throw new RangeError('a record header runs past its record');
+    unsigned |= (byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  return (unsigned >>> 1) ^ -(unsigned & 1);
+}
+
+/** Moves the cursor past a length-prefixed field (-1: null) and returns its length. */
+function skipField(bytes: Buffer): number {
+  const length = varIntAt(bytes);
+  if (length > 0) {
+    if (cursor + length > bytes.length) throw new RangeError('a record header runs past its record');
+    cursor += length;
+  }
+  return length;
+}
+
+/**
+ * The names of the previous record's headers, by position: the records of a topic carry the same
+ * headers in the same order, so a name whose bytes match is the same string, neither decoded nor
+ * looked up in V8's string table again when it becomes a property key.
+ */
+const recentNames: string[] = [];
+const RECENT_NAMES = 32;
+
+/** The header name of `length` bytes at `start`, the `index`-th of its record; null (-1) is "null", as in kafkajs. */
+function headerName(bytes: Buffer, start: number, length: number, index: number): string {
+  if (length < 0) return 'null';
+  const recent = recentNames[index];
+  if (recent !== undefined && recent.length === length) {
+    let same = true;
+    for (let at = 0; at < length && same; at += 1) {
+      const code = recent.charCodeAt(at);
+      same = code < 0x80 && code === bytes[start + at];
+    }
+    if (same) return recent;
+  }
+  const name = bytes.toString('utf8', start, start + length);
+  if (index < RECENT_NAMES) recentNames[index] = name;
+  return name;
+}
+
+/**
+ * A fetched record as kafkajs's record decoder returns it, field for field, but for its headers:
+ * their bytes are walked over when the record is decoded (a malformed record fails there, as in
+ * kafkajs) and decoded when first asked for, either as kafkajs hands them over (`headers`, a Buffer
+ * per value) or as Baton reads them (`headerStrings`, a string per name, straight from the bytes).
+ * A Baton record has ten to fourteen headers, and the consumers of a router and an agent made a
+ * Buffer of every name and value, then a string of each, for every record: record decoding was a
+ * tenth of their busy time under load. kafkajs itself never reads a record's headers.
+ */
+export class FetchedRecord implements DecodedRecord {
+  readonly #bytes: Buffer;
+  readonly #headersAt: number;
+  readonly #headerCount: number;
+  #headers: Record<string, HeaderValue | HeaderValue[]> | undefined;
+
+  constructor(
+    readonly magicByte: number | undefined,
+    readonly attributes: number,
+    readonly timestamp: string,
+    readonly offset: string,
+    readonly key: Buffer | null,
+    readonly value: Buffer | null,
+    readonly isControlRecord: boolean,
+    readonly batchContext: RecordBatchContext,
+    bytes: Buffer,
+    headersAt: number,
+    headerCount: number,
+  ) {
+    this.#bytes = bytes;
+    this.#headersAt = headersAt;
+    this.#headerCount = headerCount;
+  }
+
+  /** kafkajs's headers: a Buffer per value (null for a null one), a repeated name as an array of its values in order. */
+  get headers(): Record<string, HeaderValue | HeaderValue[]> {
+    if (this.#headers !== undefined) return this.#headers;
+    const bytes = this.#bytes;
+    const headers: Record<string, HeaderValue | HeaderValue[]> = {};
+    cursor = this.#headersAt;
+    for (let index = 0; index < this.#headerCount; index += 1) {
+      const nameLength = skipField(bytes);
+      const name = headerName(bytes, cursor - Math.max(nameLength, 0), nameLength, index);
+      const valueLength = skipField(bytes);
+      addHeader(headers, name, valueLength < 0 ? null : bytes.subarray(cursor - valueLength, cursor));
+    }
+    this.#headers = headers;
+    return headers;
+  }
+
+  /**
+   * The headers as UTF-8 strings, one per name: of a repeated header the last value, as the Java
+   * client's lastHeader; a null value is no value.
+   */
+  headerStrings(): Record<string, string> {
+    const bytes = this.#bytes;
+    const strings: Record<string, string> = {};
+    cursor = this.#headersAt;
+    for (let index = 0; index < this.#headerCount; index += 1) {
+      const nameLength = skipField(bytes);
+      const name = headerName(bytes, cursor - Math.max(nameLength, 0), nameLength, index);
+      const valueLength = skipField(bytes);
+      if (valueLength >= 0) setOwn(strings, name, bytes.toString('utf8', cursor - valueLength, cursor));
+    }
+    return strings;
+  }
 }
 
 /** One record of a batch, as kafkajs's record decoder returns it. */
-export function decodeRecord(decoder: RecordDecoderInput, batchContext: RecordBatchContext): DecodedRecord {
+export function decodeRecord(decoder: RecordDecoderInput, batchContext: RecordBatchContext): FetchedRecord {
   const { firstOffset, firstTimestamp, magicByte, isControlBatch = false, timestampType, maxTimestamp } = batchContext;
   const attributes = decoder.readInt8();
   const timestampDelta = readVarLong(decoder);
@@ -112,24 +233,28 @@ export function decodeRecord(decoder: RecordDecoderInput, batchContext: RecordBa
   const offset = plus(firstOffset, decoder.readVarInt());
   const key = decoder.readVarIntBytes();
   const value = decoder.readVarIntBytes();
-  const headers: Record<string, HeaderValue | HeaderValue[]> = {};
-  const count = decoder.readVarInt();
-  for (let index = 0; index < count; index += 1) {
-    // A null name (length -1) becomes "null", as kafkajs's computed key made it.
-    const name = String(decoder.readVarIntString());
-    addHeader(headers, name, decoder.readVarIntBytes());
+  const headerCount = decoder.readVarInt();
+  const { buffer } = decoder;
+  const headersAt = decoder.offset;
+  cursor = headersAt;
+  for (let index = 0; index < headerCount; index += 1) {
+    skipField(buffer);
+    skipField(buffer);
   }
-  return {
+  decoder.offset = cursor;
+  return new FetchedRecord(
     magicByte,
     attributes,
     timestamp,
     offset,
     key,
     value,
-    headers,
-    isControlRecord: isControlBatch,
+    isControlBatch,
     batchContext,
-  };
+    buffer,
+    headersAt,
+    Math.max(headerCount, 0),
+  );
 }
 
 const RECORD_DECODER_MODULE = 'kafkajs/src/protocol/recordBatch/record/v0/decoder.js';
