@@ -7,6 +7,21 @@ const record = (topic: string, key: string, size: number): TransactionRecord => 
   value: Buffer.alloc(size, 1),
 });
 
+describe('recordBytes', () => {
+  it('counts the UTF-8 bytes of the key, the value and every header, on top of 64 for the framing', () => {
+    expect(
+      recordBytes({
+        topic: 't',
+        key: 'tâche-1',
+        value: 'é',
+        headers: { ce_id: 'abc', note: 'naïve 😀' },
+      }),
+    ).toBe(64 + 8 + 2 + (5 + 3) + (4 + 11));
+    expect(recordBytes({ topic: 't', key: 'k', value: null })).toBe(65);
+    expect(recordBytes({ topic: 't', key: 'k', value: Buffer.alloc(10) })).toBe(75);
+  });
+});
+
 describe('produceRequests', () => {
   it('puts every record of a small transaction in one request, grouped by topic in order', () => {
     const records = [record('out', 'a', 10), record('processed', 'id-1', 5), record('out', 'b', 10)];

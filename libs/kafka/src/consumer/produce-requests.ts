@@ -1,4 +1,5 @@
 import type { Message, TopicMessages } from 'kafkajs';
+import { utf8Length } from '../kafkajs-fixes/produce-request.js';
 import type { OutputRecord } from './consumed-record.js';
 
 /**
@@ -12,11 +13,13 @@ export const MAX_REQUEST_BYTES = 512 * 1024;
 
 /** Bytes a record takes on the wire, near enough to size produce requests. */
 export function recordBytes(record: TransactionRecord): number {
-  let bytes = 64 + Buffer.byteLength(record.key) + (record.value === null ? 0 : Buffer.byteLength(record.value));
-  const { headers } = record;
-  // Every record of a transaction is measured: for...in, not an array of its header names.
-  if (headers !== undefined)
-    for (const name in headers) bytes += name.length + Buffer.byteLength(headers[name] as string);
+  const { key, value, headers } = record;
+  let bytes =
+    64 + utf8Length(key) + (value === null ? 0 : typeof value === 'string' ? utf8Length(value) : value.length);
+  // Every record of a transaction is measured, each header included: for...in, not an array of
+  // their names, and the produce encoder's UTF-8 length, which measures short ASCII without a call
+  // into C++ (Buffer.byteLength was 2% of a loaded router's CPU here).
+  if (headers !== undefined) for (const name in headers) bytes += name.length + utf8Length(headers[name] as string);
   return bytes;
 }
 

@@ -160,7 +160,7 @@ interface SizedRecord {
 const SHORT_STRING = 64;
 
 /** The UTF-8 length of `value`: its length when it is short ASCII, which most header values are. */
-function utf8Length(value: string): number {
+export function utf8Length(value: string): number {
   const length = value.length;
   if (length > SHORT_STRING) return Buffer.byteLength(value, 'utf8');
   for (let index = 0; index < length; index += 1) {
