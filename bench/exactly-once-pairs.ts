@@ -93,9 +93,6 @@ export interface PairsOptions {
 /** A wait that saw nothing new for a minute is stuck. */
 const STALL_MS = 60_000;
 
-/** Handoffs through each side before round 1, as the signatures' fresh pair is warmed up: V8 optimises the hot path. */
-const PAIRS_WARMUP = 1_000;
-
 /**
  * Runs the rounds on topics of their own, with a router, a bench agent and the two transaction
  * relays started for them, and an observer of their own. Own topics keep their events out of the
@@ -162,8 +159,13 @@ export async function benchExactlyOncePairs(options: PairsOptions): Promise<Pair
         twoHops: pairedSummary(sentAt, observer.arrivals(end)).throughputPerS,
       };
     };
-    const warmup = records('warmup', PAIRS_WARMUP);
-    progress(`exactly-once pairs: ${PAIRS_WARMUP} handoffs of warm-up through each side`);
+    // As many handoffs of warm-up as a round carries, so that both sides are measured at their
+    // steady state: V8 optimises a hot path over thousands of calls, and Baton's is far larger than
+    // a relay's. After 1,000 of warm-up, Baton's router hop carried 5,900, 8,000, 9,200, 10,100 and
+    // 8,300 a second in rounds 1 to 5 while the relay's stayed between 17,000 and 20,700, and a
+    // router profiled 2 s into a pass after 2,000 still spent a tenth of its CPU compiling.
+    const warmup = records('warmup', count);
+    progress(`exactly-once pairs: ${warmup.length} handoffs of warm-up through each side`);
     await pass(topics.inbound, warmup, inbox, topics.events, 'pairs warm-up, Baton');
     await pass(chain.in, warmup, chain.mid, chain.out, 'pairs warm-up, relay');
 
