@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createKafka } from '../create-kafka.js';
 import { kafkajsOriginal } from './kafkajs-original.test-helper.js';
 import { readHeaders } from '../headers/record-headers.js';
-import type {
-  FetchedRecord} from './record-decoding.js';
+import type { FetchedRecord } from './record-decoding.js';
 import {
   decodeRecord,
   kafkajsRecordDecoder,
