@@ -17,7 +17,7 @@
 import { sinkLogCreator, writeJsonToStderr } from '@baton/kafka';
 import { Kafka, Partitioners, logLevel, type Producer, type ProducerConfig } from 'kafkajs';
 
-export type { Consumer, Kafka, Producer } from 'kafkajs';
+export type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
 
 /**
  * A kafkajs client of its own, logging warnings and errors as Baton's clients do: a retry kafkajs

@@ -39,7 +39,7 @@ export {
   DEFAULT_TOPIC_PREFIX,
   type TopicNames,
 } from './topics/topic-names.js';
-export { readHeaders, type ClientHeaders, type RecordHeaders } from './headers/record-headers.js';
+export { readHeaders, recordHeaderOf, type ClientHeaders, type RecordHeaders } from './headers/record-headers.js';
 export {
   cloudEventHeaders,
   readCloudEvent,

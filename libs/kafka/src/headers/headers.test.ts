@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cloudEventHeaders, readCloudEvent } from './cloudevents-headers.js';
 import { deadLetterHeaders, readDeadLetterFacts } from './dead-letter-headers.js';
-import { readHeaders } from './record-headers.js';
+import { readHeaders, recordHeaderOf } from './record-headers.js';
 import { childTraceparent, newTraceparent, traceIdOf } from './traceparent.js';
 
 describe('CloudEvents binary-mode headers', () => {
@@ -99,6 +99,15 @@ describe('readHeaders', () => {
   it('turns buffers into strings and keeps the last of repeated values', () => {
     expect(readHeaders({ a: Buffer.from('x'), b: ['1', Buffer.from('2')], c: undefined })).toEqual({ a: 'x', b: '2' });
     expect(readHeaders(undefined)).toEqual({});
+  });
+
+  it("reads one header of a message whose headers are not a fetched record's, the last of repeated values", () => {
+    const message = { headers: { a: Buffer.from('x'), b: ['1', Buffer.from('2')] } };
+    expect([recordHeaderOf(message, 'a'), recordHeaderOf(message, 'b'), recordHeaderOf(message, 'c')]).toStrictEqual([
+      'x',
+      '2',
+      undefined,
+    ]);
   });
 
   it('takes a null value (Kafka allows one) for no value', () => {

@@ -22,6 +22,17 @@ export function readHeaders(headers: ClientHeaders | undefined): RecordHeaders {
   return result;
 }
 
+/**
+ * One header of a record kafkajs handed over, as a string (of a repeated header the last value),
+ * read from the record's bytes when kafkajs fetched it (FetchedRecord) without decoding the others.
+ */
+export function recordHeaderOf(message: Pick<KafkaMessage, 'headers'>, name: string): string | undefined {
+  if (message instanceof FetchedRecord) return message.headerString(name);
+  const value = message.headers?.[name];
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  return last === undefined || last === null ? undefined : last.toString();
+}
+
 /** A fetched record's headers as strings: read from its bytes when kafkajs fetched it (FetchedRecord). */
 export function recordHeadersOf(message: Pick<KafkaMessage, 'headers'>): RecordHeaders {
   return message instanceof FetchedRecord ? message.headerStrings() : readHeaders(message.headers);

@@ -92,6 +92,17 @@ describe("kafkajs's record decoding, fixed", () => {
     expect(decodeRecord(decoderOf(), context).headerStrings()).toStrictEqual(readHeaders(theirs.headers));
   });
 
+  it.each(cases)("reads one header as readHeaders reads it from kafkajs's, and no other: %s", (_, record, context) => {
+    const decoderOf = recordDecoder(record);
+    const kafkajsHeaders = (kafkajsDecode(decoderOf(), context) as { headers: Parameters<typeof readHeaders>[0] })
+      .headers;
+    const theirs = readHeaders(kafkajsHeaders);
+    const ours = decodeRecord(decoderOf(), context);
+    for (const name of Object.keys(theirs)) expect(ours.headerString(name)).toBe(theirs[name]);
+    expect(ours.headerString('absent')).toBeUndefined();
+    expect(ours.headerString('ce_header_1x')).toBeUndefined();
+  });
+
   it("reads each record's own header names, whatever the record before it had in their place", () => {
     const names = ['ce_id', 'ce_ie', 'ce_i', 'ce_idx', 'cé_id', 'ce_id'];
     const decoded = names.map((name, index) =>
@@ -129,6 +140,7 @@ describe("kafkajs's record decoding, fixed", () => {
     const record = decodeRecord(new Decoder(bytes), CONTEXT);
     expect(record.headers).toStrictEqual({ gone: null, kept: Buffer.from('1') });
     expect(record.headerStrings()).toStrictEqual({ kept: '1' });
+    expect([record.headerString('gone'), record.headerString('kept')]).toStrictEqual([undefined, '1']);
   });
 
   it('fails on a record whose headers run past its end when it is decoded, as kafkajs does', () => {

@@ -139,18 +139,20 @@ function skipField(bytes: Buffer): number {
 const recentNames: string[] = [];
 const RECENT_NAMES = 32;
 
+/** Whether the bytes at `start` are `text`, an ASCII string, byte for byte (the caller has compared the lengths). */
+function isAsciiAt(bytes: Buffer, start: number, text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code >= 0x80 || code !== bytes[start + at]) return false;
+  }
+  return true;
+}
+
 /** The header name of `length` bytes at `start`, the `index`-th of its record; null (-1) is "null", as in kafkajs. */
 function headerName(bytes: Buffer, start: number, length: number, index: number): string {
   if (length < 0) return 'null';
   const recent = recentNames[index];
-  if (recent !== undefined && recent.length === length) {
-    let same = true;
-    for (let at = 0; at < length && same; at += 1) {
-      const code = recent.charCodeAt(at);
-      same = code < 0x80 && code === bytes[start + at];
-    }
-    if (same) return recent;
-  }
+  if (recent !== undefined && recent.length === length && isAsciiAt(bytes, start, recent)) return recent;
   const name = bytes.toString('utf8', start, start + length);
   if (index < RECENT_NAMES) recentNames[index] = name;
   return name;
@@ -203,6 +205,23 @@ export class FetchedRecord implements DecodedRecord {
     }
     this.#headers = headers;
     return headers;
+  }
+
+  /**
+   * One header's value as a UTF-8 string, read without decoding the others: of a repeated header
+   * the last value, as the Java client's lastHeader; undefined when absent or null.
+   */
+  headerString(name: string): string | undefined {
+    const bytes = this.#bytes;
+    let found: string | undefined;
+    cursor = this.#headersAt;
+    for (let index = 0; index < this.#headerCount; index += 1) {
+      const nameLength = skipField(bytes);
+      const matches = nameLength === name.length && isAsciiAt(bytes, cursor - nameLength, name);
+      const valueLength = skipField(bytes);
+      if (matches) found = valueLength < 0 ? undefined : bytes.toString('utf8', cursor - valueLength, cursor);
+    }
+    return found;
   }
 
   /**
