@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsumedRecord } from '@baton/kafka';
 import { BatonError } from '@baton/errors';
 import { METRIC_NAMES, createServiceMetrics } from '@baton/runtime';
-import { ROUTE_HEADERS, routedMetrics } from './app.js';
+import { ROUTE_HEADERS, forwarded, routedMetrics } from './app.js';
 
 const record: ConsumedRecord = {
   topic: 'baton.handoffs.inbound',
@@ -13,6 +13,56 @@ const record: ConsumedRecord = {
   headers: { ce_type: 'TASK_TRANSFER' },
   timestamp: '0',
 };
+
+/** Headers in Kafka's record format, names and values under 64 bytes: each length one zigzag varint byte. */
+function encoded(headers: Record<string, string>): { bytes: Buffer; count: number } {
+  const parts = Object.entries(headers).flatMap(([name, value]) =>
+    [name, value].flatMap((text) => [Buffer.from([Buffer.byteLength(text) * 2]), Buffer.from(text)]),
+  );
+  return { bytes: Buffer.concat(parts), count: Object.keys(headers).length };
+}
+
+describe('forwarded', () => {
+  const encodedHeaders = encoded({ a: '1' });
+  const value = Buffer.from([0, 0, 0, 0, 1]);
+
+  it('carries the record on with its headers as fetched, and the decision in headers of its own', () => {
+    const fetched = { ...record, value, headers: { a: '1' }, encodedHeaders };
+    expect(forwarded(fetched, 'inbox', 'task-1', 'recipient', 'sales_agent', undefined)).toStrictEqual({
+      topic: 'inbox',
+      key: 'task-1',
+      value,
+      encodedHeaders,
+      headers: { [ROUTE_HEADERS.rule]: 'recipient', [ROUTE_HEADERS.target]: 'sales_agent' },
+    });
+    expect(forwarded(fetched, 'inbox', 'task-1', 'r', 'human_agent', 'sales_agent').headers).toStrictEqual({
+      [ROUTE_HEADERS.rule]: 'r',
+      [ROUTE_HEADERS.target]: 'human_agent',
+      [ROUTE_HEADERS.fallbackFor]: 'sales_agent',
+    });
+  });
+
+  it("writes every header anew when the record carries an earlier decision's, which this one's replace", () => {
+    const headers = { a: '1', [ROUTE_HEADERS.rule]: 'old', [ROUTE_HEADERS.fallbackFor]: 'someone' };
+    const replayed = { ...record, value, encodedHeaders: encoded(headers), headers };
+    expect(forwarded(replayed, 'inbox', 'task-1', 'recipient', 'sales_agent', undefined)).toStrictEqual({
+      topic: 'inbox',
+      key: 'task-1',
+      value,
+      headers: { a: '1', [ROUTE_HEADERS.rule]: 'recipient', [ROUTE_HEADERS.target]: 'sales_agent' },
+    });
+  });
+
+  it('writes every header anew for a record whose headers were not handed over as fetched', () => {
+    expect(
+      forwarded({ ...record, value }, 'inbox', 'task-1', 'recipient', 'sales_agent', undefined).headers,
+    ).toStrictEqual({
+      ce_type: 'TASK_TRANSFER',
+      [ROUTE_HEADERS.rule]: 'recipient',
+      [ROUTE_HEADERS.target]: 'sales_agent',
+    });
+  });
+});
 
 describe('routedMetrics', () => {
   it('counts each committed dispatch by handoff_type, issue_category, rule and target', async () => {

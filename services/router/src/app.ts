@@ -1,6 +1,6 @@
 import { AgentRegistryReader, AgentRegistryView, ensureAgentsTopic, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
-import type { ConsumerObserver, OutputRecord } from '@baton/kafka';
+import { hasHeaderNamed, type ConsumedRecord, type ConsumerObserver, type OutputRecord } from '@baton/kafka';
 import {
   Counter,
   HotCounter,
@@ -84,6 +84,33 @@ function routedHeaders(
   routed[ROUTE_HEADERS.target] = target;
   if (fallbackFor !== undefined) routed[ROUTE_HEADERS.fallbackFor] = fallbackFor;
   return routed;
+}
+
+const ROUTE_HEADER_NAMES: readonly string[] = Object.values(ROUTE_HEADERS);
+const ROUTE_HEADER_LENGTHS = ROUTE_HEADER_NAMES.map((name) => Buffer.byteLength(name));
+
+/**
+ * The record on its way to `topic`, with this decision's headers. Its own headers go on as they
+ * were fetched, copied rather than decoded and encoded again (the decision's are written after
+ * them), unless it carries an earlier decision's (a replay), which this one's must replace.
+ */
+export function forwarded(
+  record: ConsumedRecord,
+  topic: string,
+  key: string,
+  rule: string,
+  target: string,
+  fallbackFor: string | undefined,
+): OutputRecord {
+  const value = record.value as Buffer;
+  // Read as it came, without decoding its headers: the consumer decodes them only when they are read.
+  const { encodedHeaders } = record;
+  if (encodedHeaders === undefined || hasHeaderNamed(encodedHeaders, ROUTE_HEADER_NAMES, ROUTE_HEADER_LENGTHS)) {
+    return { topic, key, value, headers: routedHeaders(record.headers, rule, target, fallbackFor) };
+  }
+  const decision: Record<string, string> = { [ROUTE_HEADERS.rule]: rule, [ROUTE_HEADERS.target]: target };
+  if (fallbackFor !== undefined) decision[ROUTE_HEADERS.fallbackFor] = fallbackFor;
+  return { topic, key, value, encodedHeaders, headers: decision };
 }
 
 export interface RouterOptions {
@@ -184,12 +211,9 @@ export function routerService(
           });
         }
         const fallbackFor = decision.fallbackFor?.join(',');
-        const outputs: OutputRecord[] = decision.targets.map((target) => ({
-          topic: topics.agentInbox(target),
-          key: message.metadata.task_id,
-          value: record.value as Buffer,
-          headers: routedHeaders(record.headers, decision.ruleId, target, fallbackFor),
-        }));
+        const outputs: OutputRecord[] = decision.targets.map((target) =>
+          forwarded(record, topics.agentInbox(target), message.metadata.task_id, decision.ruleId, target, fallbackFor),
+        );
         const event = outcomeRecord(outcomeCodec, topics.events, message, {
           agentId: ROUTER_ID,
           outcome: 'ROUTED',

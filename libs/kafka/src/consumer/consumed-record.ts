@@ -1,5 +1,12 @@
 import type { KafkaMessage } from 'kafkajs';
 import { recordHeadersOf, type RecordHeaders } from '../headers/record-headers.js';
+import { FetchedRecord } from '../kafkajs-fixes/record-decoding.js';
+
+/** Headers in Kafka's record format: their count, then each a length-prefixed name and value. */
+export interface EncodedHeaders {
+  readonly bytes: Buffer;
+  readonly count: number;
+}
 
 /** A record as a processor sees it. */
 export interface ConsumedRecord {
@@ -10,6 +17,11 @@ export interface ConsumedRecord {
   key: string | null;
   value: Buffer | null;
   headers: RecordHeaders;
+  /**
+   * The same headers exactly as fetched, when the client handed them over so: an output that
+   * carries them on (OutputRecord.encodedHeaders) has them copied, not decoded and encoded again.
+   */
+  encodedHeaders?: EncodedHeaders;
   timestamp: string;
 }
 
@@ -19,12 +31,57 @@ export interface OutputRecord {
   key: string;
   value: Buffer;
   headers?: RecordHeaders;
+  /**
+   * Headers written before `headers`, as they are (a consumed record's encodedHeaders): a record
+   * carried on with what it had, as the router's are. One of `headers` replaces any of them of the
+   * same name.
+   */
+  encodedHeaders?: EncodedHeaders;
   /** Set only where co-partitioning demands it; otherwise the key decides. */
   partition?: number;
 }
 
+/**
+ * A record kafkajs fetched, as processors and readers see it: its headers decoded as strings when
+ * first read. A router reads none of a handoff's dozen headers (it sends them on as they were
+ * fetched), and each of them was a string made, and held until its transaction committed, for
+ * every message.
+ */
+class FetchedConsumedRecord implements ConsumedRecord {
+  readonly offset: string;
+  readonly key: string | null;
+  readonly value: Buffer | null;
+  readonly timestamp: string;
+  readonly #fetched: FetchedRecord;
+  #headers: RecordHeaders | undefined;
+  #encodedHeaders: EncodedHeaders | undefined;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    fetched: FetchedRecord,
+  ) {
+    this.offset = fetched.offset;
+    this.key = fetched.key?.toString() ?? null;
+    this.value = fetched.value;
+    this.timestamp = fetched.timestamp;
+    this.#fetched = fetched;
+  }
+
+  get headers(): RecordHeaders {
+    this.#headers ??= this.#fetched.headerStrings();
+    return this.#headers;
+  }
+
+  get encodedHeaders(): EncodedHeaders {
+    this.#encodedHeaders ??= this.#fetched.headerBlock();
+    return this.#encodedHeaders;
+  }
+}
+
 /** A record kafkajs delivered, as processors and readers see it. */
 export function consumedRecord(topic: string, partition: number, message: KafkaMessage): ConsumedRecord {
+  if (message instanceof FetchedRecord) return new FetchedConsumedRecord(topic, partition, message);
   return {
     topic,
     partition,

@@ -8,8 +8,10 @@ import {
   oneCopyRequestEnvelope,
   onePassProduceRequest,
   patchProduceRequest,
+  type ProduceMessage,
   type ProduceRequestArgs,
 } from './produce-request.js';
+import { decodeRecord, type RecordDecoderInput } from './record-decoding.js';
 
 interface Encoded {
   buffer: Buffer;
@@ -32,6 +34,37 @@ afterEach(() => {
 });
 
 const NOW = 1_764_000_000_123;
+
+type Headers = Record<string, string | Buffer | (string | Buffer)[]>;
+const Decoder = kafkajsOriginal<new (buffer: Buffer) => RecordDecoderInput>('kafkajs/src/protocol/decoder.js');
+const encodeRecord = kafkajsOriginal<(record: { key: string; value: string; headers: Headers }) => { buffer: Buffer }>(
+  'kafkajs/src/protocol/recordBatch/record/v0/index.js',
+);
+
+/** `headers` in Kafka's record format, as a fetched record hands them over. */
+function headerBlock(headers: Headers): { bytes: Buffer; count: number } {
+  const record = new Decoder(
+    new Decoder(encodeRecord({ key: 'k', value: 'v', headers }).buffer).readVarIntBytes() as Buffer,
+  );
+  return decodeRecord(record, { firstOffset: '0', firstTimestamp: '0' }).headerBlock();
+}
+
+/** Two requests of one partition's messages: ours with encoded header blocks, kafkajs's with the headers they stand for. */
+function blockArgs(
+  messages: ProduceMessage[],
+  expected: ProduceMessage[],
+  compression?: number,
+): [ProduceRequestArgs, ProduceRequestArgs] {
+  const args = (each: ProduceMessage[]) => ({
+    ...base,
+    compression,
+    transactionalId: 'router.inbound.0',
+    producerId: 9,
+    producerEpoch: 2,
+    topicData: [{ topic: 'inbox', partitions: [{ partition: 1, firstSequence: 3, messages: each }] }],
+  });
+  return [args(messages), args(expected)];
+}
 
 /** Both encoders' whole requests (envelope included) for `args`, at one frozen clock. */
 async function bothRequests(args: ProduceRequestArgs, writtenInOnePass = true): Promise<[Buffer, Buffer]> {
@@ -174,6 +207,56 @@ describe("kafkajs's produce request, written in one pass", () => {
       topicData: [{ topic: 't', partitions: [{ partition: 0, messages: [{ key: 'k', value: 'v' }] }] }],
     };
     const [ours, theirs] = await bothRequests(compressed, false);
+    expect(ours.equals(theirs)).toBe(true);
+  });
+
+  it("writes an encoded header block as it is, before the record's own headers, which replace those of their names", async () => {
+    const fetched = { ce_id: 'm-1', ce_type: 'ESCALATION', traceparent: '00-aa-bb-01', nämé: 'ü', twice: ['1', '2'] };
+    const [withBlocks, withHeaders] = blockArgs(
+      [
+        { key: 'task-1', value: Buffer.from('a'), encodedHeaders: headerBlock(fetched) },
+        {
+          key: 'task-2',
+          value: Buffer.from('b'),
+          encodedHeaders: headerBlock(fetched),
+          headers: { traceparent: '00-cc-dd-01', 'baton.route.rule': 'r1', nämé: 'neu', twice: '3' },
+        },
+        { key: 'task-3', value: Buffer.from('c'), encodedHeaders: headerBlock({}), headers: { only: 'own' } },
+      ],
+      [
+        { key: 'task-1', value: Buffer.from('a'), headers: fetched },
+        {
+          key: 'task-2',
+          value: Buffer.from('b'),
+          headers: {
+            ce_id: 'm-1',
+            ce_type: 'ESCALATION',
+            traceparent: '00-cc-dd-01',
+            'baton.route.rule': 'r1',
+            nämé: 'neu',
+            twice: '3',
+          },
+        },
+        { key: 'task-3', value: Buffer.from('c'), headers: { only: 'own' } },
+      ],
+    );
+    expect(encodeProduceBody(withBlocks, parts, NOW)).toBeInstanceOf(Buffer);
+    vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const ours = (await onePass(withBlocks).encode()).buffer;
+    const theirs = (await originalProduce(withHeaders).encode()).buffer;
+    expect(ours.equals(theirs)).toBe(true);
+  });
+
+  it("gives kafkajs's encoder an encoded header block as headers when it writes the request itself", async () => {
+    const [withBlocks, withHeaders] = blockArgs(
+      [{ key: 'k', value: 'v', encodedHeaders: headerBlock({ a: '1', b: '2' }), headers: { b: 'own' } }],
+      [{ key: 'k', value: 'v', headers: { a: Buffer.from('1'), b: 'own' } }],
+      1,
+    );
+    expect(encodeProduceBody(withBlocks, parts, NOW)).toBeUndefined();
+    vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const ours = (await onePass(withBlocks).encode()).buffer;
+    const theirs = (await originalProduce(withHeaders).encode()).buffer;
     expect(ours.equals(theirs)).toBe(true);
   });
 

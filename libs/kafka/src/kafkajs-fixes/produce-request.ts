@@ -1,4 +1,5 @@
 import { crc32c } from './crc32c.js';
+import { decodeHeaderBlock, headersWithout } from './record-decoding.js';
 import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
 
 /**
@@ -17,7 +18,9 @@ import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement
  * before the body with one copy. The bytes are kafkajs's, byte for byte (a unit test compares them on many shapes of
  * records). What it does not cover goes to kafkajs's own encoder unchanged: compressed batches, and
  * messages with timestamps of their own or header values other than strings and Buffers (Baton's
- * producers set neither).
+ * producers set neither). A message may also carry headers already encoded (`encodedHeaders`, a
+ * fetched record's, which the router sends on): they are copied as they are, before its own, which
+ * replace those of their names; kafkajs's encoder, which knows nothing of them, gets them decoded.
  *
  * Both modules are taken lazily (v4 to v7 of the produce request wrap v3's when a producer first
  * sends) or when kafkajs loads (the request envelope, by the connection), so this module is
@@ -28,9 +31,17 @@ import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement
 type HeaderValue = string | Buffer;
 type Headers = Record<string, HeaderValue | HeaderValue[] | undefined>;
 
+/** Headers in Kafka's record format, as a fetched record had them (FetchedRecord.headerBlock). */
+export interface EncodedHeaderBlock {
+  bytes: Buffer;
+  count: number;
+}
+
 export interface ProduceMessage {
   key?: Buffer | string | null;
   value: Buffer | string | null;
+  /** Written first, as they are, but those `headers` names: Baton's, not kafkajs's (OutputRecord.encodedHeaders). */
+  encodedHeaders?: EncodedHeaderBlock;
   headers?: Headers;
   timestamp?: number | string;
 }
@@ -147,8 +158,23 @@ type Field = Buffer | string | null;
 interface SizedRecord {
   fields: Field[];
   lengths: number[];
+  /** Runs of an encoded header block, copied before the fields' headers. */
+  runs: readonly Buffer[];
   headerCount: number;
   bodyBytes: number;
+}
+
+const NO_RUNS: readonly Buffer[] = [];
+
+/** The header names among `fields` (after the key and the value) and their UTF-8 lengths. */
+function headerNames(fields: readonly Field[], lengths: readonly number[]): [string[], number[]] {
+  const names: string[] = [];
+  const nameLengths: number[] = [];
+  for (let field = 2; field < fields.length; field += 2) {
+    names.push(fields[field] as string);
+    nameLengths.push(lengths[field] as number);
+  }
+  return [names, nameLengths];
 }
 
 /**
@@ -195,16 +221,28 @@ function sizedRecords(messages: readonly ProduceMessage[]): SizedRecord[] | unde
     if (key === undefined || value === undefined) return undefined;
     const fields: Field[] = [key, value];
     if (!appendHeaders(fields, message.headers)) return undefined;
-    const headerCount = (fields.length - 2) / 2;
     const lengths: number[] = new Array<number>(fields.length);
-    // attributes, timestampDelta 0, offsetDelta, header count, then each field behind its length.
-    let bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfVarInt(headerCount);
+    let fieldBytes = 0;
     for (let field = 0; field < fields.length; field += 1) {
       const length = byteLength(fields[field] as Field);
       lengths[field] = length;
-      bodyBytes += sizeOfVarInt(length) + Math.max(length, 0);
+      fieldBytes += sizeOfVarInt(length) + Math.max(length, 0);
     }
-    sized.push({ fields, lengths, headerCount, bodyBytes });
+    let headerCount = (fields.length - 2) / 2;
+    let runs = NO_RUNS;
+    const block = message.encodedHeaders;
+    if (block !== undefined && block.count > 0) {
+      const kept =
+        headerCount === 0
+          ? { runs: [block.bytes], count: block.count }
+          : headersWithout(block, ...headerNames(fields, lengths));
+      runs = kept.runs;
+      headerCount += kept.count;
+      for (const run of runs) fieldBytes += run.length;
+    }
+    // attributes, timestampDelta 0, offsetDelta, header count, then each field behind its length.
+    const bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfVarInt(headerCount) + fieldBytes;
+    sized.push({ fields, lengths, runs, headerCount, bodyBytes });
   }
   return sized;
 }
@@ -314,6 +352,7 @@ function writeBatch(
     writer.varBytes(fields[0] as Field, lengths[0] as number);
     writer.varBytes(fields[1] as Field, lengths[1] as number);
     writer.varInt(record.headerCount);
+    for (const run of record.runs) writer.offset += run.copy(writer.buffer, writer.offset);
     for (let field = 2; field < fields.length; field += 1) {
       writer.varBytes(fields[field] as Field, lengths[field] as number);
     }
@@ -364,6 +403,30 @@ export function encodeProduceBody(args: ProduceRequestArgs, parts: KafkajsParts,
   return writer.buffer;
 }
 
+/**
+ * Before kafkajs's own encoder writes a request (compressed, or with a record it must write
+ * itself), which knows nothing of encoded header blocks: each message's block becomes headers of
+ * its own, under those it names itself, as the one-pass encoder writes them.
+ */
+function decodeHeaderBlocks(args: ProduceRequestArgs): void {
+  for (const { partitions } of args.topicData) {
+    for (const { messages } of partitions) {
+      for (const message of messages) {
+        const block = message.encodedHeaders;
+        if (block === undefined) continue;
+        const headers: Headers = {};
+        for (const [name, value] of Object.entries(decodeHeaderBlock(block.bytes, 0, block.count))) {
+          // kafkajs writes no null header value: a null one is dropped.
+          const values = (Array.isArray(value) ? value : [value]).filter((each): each is Buffer => each !== null);
+          if (values.length > 0) headers[name] = values.length === 1 ? values[0] : values;
+        }
+        message.headers = { ...headers, ...message.headers };
+        message.encodedHeaders = undefined;
+      }
+    }
+  }
+}
+
 /** An Encoder of kafkajs's holding `buffer` as what it has written. */
 function encoderOf(parts: KafkajsParts, buffer: Buffer): KafkajsEncoder {
   const encoder = new parts.Encoder(0);
@@ -382,7 +445,9 @@ export function onePassProduceRequest(original: ProduceRequestV3, parts: Kafkajs
       ...request,
       encode: async () => {
         const body = encodeProduceBody(args, parts, Date.now());
-        return body === undefined ? request.encode() : encoderOf(parts, body);
+        if (body !== undefined) return encoderOf(parts, body);
+        decodeHeaderBlocks(args);
+        return request.encode();
       },
     };
   };

@@ -5,6 +5,7 @@ import { readHeaders } from '../headers/record-headers.js';
 import type { FetchedRecord } from './record-decoding.js';
 import {
   decodeRecord,
+  hasHeaderNamed,
   kafkajsRecordDecoder,
   patchRecordDecoding,
   type RecordBatchContext,
@@ -101,6 +102,21 @@ describe("kafkajs's record decoding, fixed", () => {
     for (const name of Object.keys(theirs)) expect(ours.headerString(name)).toBe(theirs[name]);
     expect(ours.headerString('absent')).toBeUndefined();
     expect(ours.headerString('ce_header_1x')).toBeUndefined();
+  });
+
+  it('finds whether a header block holds one of some names, without decoding it', () => {
+    const block = decodeRecord(
+      recordDecoder({ key: 'k', value: 'v', headers: { ce_id: '1', 'baton.route.rule': 'r', nämé: 'x' } })(),
+      CONTEXT,
+    ).headerBlock();
+    const has = (...names: string[]) =>
+      hasHeaderNamed(
+        block,
+        names,
+        names.map((name) => Buffer.byteLength(name)),
+      );
+    expect([has('baton.route.rule'), has('nämé'), has('ce_id', 'absent')]).toStrictEqual([true, true, true]);
+    expect([has('baton.route.target', 'ce_i', 'ce_idx', 'name'), has()]).toStrictEqual([false, false]);
   });
 
   it("reads each record's own header names, whatever the record before it had in their place", () => {

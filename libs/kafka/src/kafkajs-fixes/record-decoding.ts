@@ -159,6 +159,99 @@ function headerName(bytes: Buffer, start: number, length: number, index: number)
 }
 
 /**
+ * `count` headers in Kafka's record format from `at` in `bytes`, as kafkajs hands them over: a
+ * Buffer per value (null for a null one), a repeated name as an array of its values in order.
+ */
+export function decodeHeaderBlock(
+  bytes: Buffer,
+  at: number,
+  count: number,
+): Record<string, HeaderValue | HeaderValue[]> {
+  const headers: Record<string, HeaderValue | HeaderValue[]> = {};
+  cursor = at;
+  for (let index = 0; index < count; index += 1) {
+    const nameLength = skipField(bytes);
+    const name = headerName(bytes, cursor - Math.max(nameLength, 0), nameLength, index);
+    const valueLength = skipField(bytes);
+    addHeader(headers, name, valueLength < 0 ? null : bytes.subarray(cursor - valueLength, cursor));
+  }
+  return headers;
+}
+
+/** A header block, or what is left of one: runs of whole headers to copy as they are, and how many headers they hold. */
+export interface HeaderRuns {
+  runs: Buffer[];
+  count: number;
+}
+
+/** Whether the `length` bytes at `start` are `name`, whose UTF-8 is `nameLength` bytes. */
+function isNameAt(bytes: Buffer, start: number, length: number, name: string, nameLength: number): boolean {
+  if (length !== nameLength) return false;
+  // A name whose UTF-8 is as long as it is ASCII: compared byte for byte, the usual case.
+  if (nameLength === name.length) return isAsciiAt(bytes, start, name);
+  return bytes.toString('utf8', start, start + length) === name;
+}
+
+/**
+ * Whether a block holds a header of one of `names` (`nameLengths` their UTF-8 lengths), found
+ * without decoding any.
+ */
+export function hasHeaderNamed(
+  block: { bytes: Buffer; count: number },
+  names: readonly string[],
+  nameLengths: readonly number[],
+): boolean {
+  const { bytes, count } = block;
+  cursor = 0;
+  for (let index = 0; index < count; index += 1) {
+    const length = skipField(bytes);
+    const nameStart = cursor - Math.max(length, 0);
+    for (let name = 0; name < names.length; name += 1) {
+      if (isNameAt(bytes, nameStart, length, names[name] as string, nameLengths[name] as number)) return true;
+    }
+    skipField(bytes);
+  }
+  return false;
+}
+
+/**
+ * The headers of a block but those named in `names` (a record's own headers, which take their
+ * place; `nameLengths` their UTF-8 lengths), as runs of the block's bytes: the whole block when none
+ * is named, the usual case.
+ */
+export function headersWithout(
+  block: { bytes: Buffer; count: number },
+  names: readonly string[],
+  nameLengths: readonly number[],
+): HeaderRuns {
+  const { bytes, count } = block;
+  if (names.length === 0) return { runs: [bytes], count };
+  const runs: Buffer[] = [];
+  let kept = 0;
+  let runStart = 0;
+  cursor = 0;
+  for (let index = 0; index < count; index += 1) {
+    const headerStart = cursor;
+    const length = skipField(bytes);
+    const nameStart = cursor - Math.max(length, 0);
+    let replaced = false;
+    for (let name = 0; name < names.length && !replaced; name += 1) {
+      replaced = isNameAt(bytes, nameStart, length, names[name] as string, nameLengths[name] as number);
+    }
+    skipField(bytes);
+    if (!replaced) {
+      kept += 1;
+      continue;
+    }
+    if (headerStart > runStart) runs.push(bytes.subarray(runStart, headerStart));
+    runStart = cursor;
+  }
+  if (runStart === 0) return { runs: [bytes], count };
+  if (cursor > runStart) runs.push(bytes.subarray(runStart, cursor));
+  return { runs, count: kept };
+}
+
+/**
  * A fetched record as kafkajs's record decoder returns it, field for field, but for its headers:
  * their bytes are walked over when the record is decoded (a malformed record fails there, as in
  * kafkajs) and decoded when first asked for, either as kafkajs hands them over (`headers`, a Buffer
@@ -170,6 +263,7 @@ function headerName(bytes: Buffer, start: number, length: number, index: number)
 export class FetchedRecord implements DecodedRecord {
   readonly #bytes: Buffer;
   readonly #headersAt: number;
+  readonly #headersEnd: number;
   readonly #headerCount: number;
   #headers: Record<string, HeaderValue | HeaderValue[]> | undefined;
 
@@ -184,27 +278,28 @@ export class FetchedRecord implements DecodedRecord {
     readonly batchContext: RecordBatchContext,
     bytes: Buffer,
     headersAt: number,
+    headersEnd: number,
     headerCount: number,
   ) {
     this.#bytes = bytes;
     this.#headersAt = headersAt;
+    this.#headersEnd = headersEnd;
     this.#headerCount = headerCount;
   }
 
   /** kafkajs's headers: a Buffer per value (null for a null one), a repeated name as an array of its values in order. */
   get headers(): Record<string, HeaderValue | HeaderValue[]> {
-    if (this.#headers !== undefined) return this.#headers;
-    const bytes = this.#bytes;
-    const headers: Record<string, HeaderValue | HeaderValue[]> = {};
-    cursor = this.#headersAt;
-    for (let index = 0; index < this.#headerCount; index += 1) {
-      const nameLength = skipField(bytes);
-      const name = headerName(bytes, cursor - Math.max(nameLength, 0), nameLength, index);
-      const valueLength = skipField(bytes);
-      addHeader(headers, name, valueLength < 0 ? null : bytes.subarray(cursor - valueLength, cursor));
-    }
-    this.#headers = headers;
-    return headers;
+    this.#headers ??= decodeHeaderBlock(this.#bytes, this.#headersAt, this.#headerCount);
+    return this.#headers;
+  }
+
+  /**
+   * The headers exactly as fetched: their count and their bytes in Kafka's record format (each a
+   * length-prefixed name and value), a view of the fetched buffer. A record that goes on with them
+   * (OutputRecord.encodedHeaders) has them copied as they are, neither decoded nor encoded again.
+   */
+  headerBlock(): { bytes: Buffer; count: number } {
+    return { bytes: this.#bytes.subarray(this.#headersAt, this.#headersEnd), count: this.#headerCount };
   }
 
   /**
@@ -272,6 +367,7 @@ export function decodeRecord(decoder: RecordDecoderInput, batchContext: RecordBa
     batchContext,
     buffer,
     headersAt,
+    cursor,
     Math.max(headerCount, 0),
   );
 }
