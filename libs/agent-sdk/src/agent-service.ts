@@ -6,6 +6,7 @@ import {
   type RegistryConfig,
 } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
+import { headerOf } from '@baton/kafka';
 import { loadNegotiationConfig } from '@baton/negotiation';
 import {
   component,
@@ -92,7 +93,7 @@ export function agentService(
               details: { stage: 'handle' },
             });
           }
-          const act = new AgentActions(agent.id, handoff, actions, record.headers.traceparent, now);
+          const act = new AgentActions(agent.id, handoff, actions, headerOf(record, 'traceparent'), now);
           await handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt, cards));
           return act.outputs();
         },

@@ -57,7 +57,7 @@ export {
 } from './headers/dead-letter-headers.js';
 export { REPLAY_HEADERS, isReplay } from './headers/replay-headers.js';
 export { ExactlyOnceConsumer, type ExactlyOnceConsumerOptions } from './consumer/exactly-once-consumer.js';
-export type { ConsumedRecord, EncodedHeaders, OutputRecord } from './consumer/consumed-record.js';
+export { headerOf, type ConsumedRecord, type EncodedHeaders, type OutputRecord } from './consumer/consumed-record.js';
 export type {
   MessageProcessor,
   DecodedMessage,

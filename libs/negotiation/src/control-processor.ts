@@ -1,5 +1,5 @@
 import { BatonError, isBatonError } from '@baton/errors';
-import type { ConsumedRecord, MessageProcessor, OutputRecord, TopicNames } from '@baton/kafka';
+import { headerOf, type ConsumedRecord, type MessageProcessor, type OutputRecord, type TopicNames } from '@baton/kafka';
 import {
   buildLifecycleMessage,
   type HandoffMessage,
@@ -136,7 +136,7 @@ export function controlProcessor(options: ControlProcessorOptions): MessageProce
       { ...replyTo(transfer, transfer.correlation_id), payload: { handoff_status: 'SUCCESS' } },
       { now },
     );
-    return [event(complete), await inboxRecord(transfer, handoff, record.headers.traceparent)];
+    return [event(complete), await inboxRecord(transfer, handoff, headerOf(record, 'traceparent'))];
   }
 
   /**

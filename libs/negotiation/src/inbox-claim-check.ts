@@ -1,5 +1,5 @@
 import { BatonError } from '@baton/errors';
-import type { ConsumedRecord, OutputRecord, StoredContextRef } from '@baton/kafka';
+import { headerOf, type ConsumedRecord, type OutputRecord, type StoredContextRef } from '@baton/kafka';
 import type { HandoffMessage, Immutable } from '@baton/protocol';
 import type { WireStage } from '@baton/wire';
 import { CONTEXT_CONTENT_TYPE } from './context-offer.js';
@@ -44,7 +44,7 @@ export async function resolveClaimCheck(
   store: ContextSource,
   stage?: WireStage,
 ): Promise<Immutable<HandoffMessage> | undefined> {
-  if (record.headers[CLAIM_CHECK_HEADER] === undefined) return undefined;
+  if (headerOf(record, CLAIM_CHECK_HEADER) === undefined) return undefined;
   let ref: StoredContextRef | undefined;
   try {
     ref = JSON.parse(record.value?.toString('utf8') ?? '') as StoredContextRef | undefined;

@@ -73,10 +73,26 @@ class FetchedConsumedRecord implements ConsumedRecord {
     return this.#headers;
   }
 
+  /** One header, read from the bytes while the others have not been decoded. */
+  header(name: string): string | undefined {
+    if (this.#headers === undefined) return this.#fetched.headerString(name);
+    return Object.hasOwn(this.#headers, name) ? this.#headers[name] : undefined;
+  }
+
   get encodedHeaders(): EncodedHeaders {
     this.#encodedHeaders ??= this.#fetched.headerBlock();
     return this.#encodedHeaders;
   }
+}
+
+/**
+ * One header of a consumed record, as `record.headers[name]` (of a repeated one the last value), but
+ * without decoding the others when they have not been read yet: an agent asks each handoff for
+ * one or two of its dozen.
+ */
+export function headerOf(record: ConsumedRecord, name: string): string | undefined {
+  if (record instanceof FetchedConsumedRecord) return record.header(name);
+  return Object.hasOwn(record.headers, name) ? record.headers[name] : undefined;
 }
 
 /** A record kafkajs delivered, as processors and readers see it. */
