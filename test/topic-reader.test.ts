@@ -78,8 +78,8 @@ test('a reader that is not live reads to the end at start, fetches nothing while
   expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1'] });
 
   // Idle: kafkajs's loop turns (each turn finds every partition paused) without a Fetch request. A
-  // turn with every partition paused sleeps a third of the session timeout (10 s) unless a partition
-  // is resumed (kafkajs-fixes/paused-consumer-sleep.ts).
+  // turn with every partition paused sleeps a third of the session timeout (a reader's: 30 s) unless
+  // a partition is resumed (kafkajs-fixes/paused-consumer-sleep.ts).
   const idleFrom = { fetches: counted.fetches(), turns: counted.turns() };
   await producer.send([
     { topic, key: 'b', value: 'b2', partition: 1 },
@@ -87,7 +87,7 @@ test('a reader that is not live reads to the end at start, fetches nothing while
   ]);
   await waitFor(() => counted.turns() >= idleFrom.turns + 1, {
     description: 'a turn of the fetch loop',
-    timeoutMs: 25_000,
+    timeoutMs: 40_000,
   });
   expect(counted.fetches()).toBe(idleFrom.fetches);
   expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1'] });
@@ -103,11 +103,11 @@ test('a reader that is not live reads to the end at start, fetches nothing while
   const idleAgain = { fetches: counted.fetches(), turns: counted.turns() };
   await waitFor(() => counted.turns() >= idleAgain.turns + 1, {
     description: 'another turn of the fetch loop',
-    timeoutMs: 25_000,
+    timeoutMs: 40_000,
   });
   expect(counted.fetches()).toBe(idleAgain.fetches);
   expect(byPartition(read)).toEqual({ 0: ['a1', 'a2'], 1: ['b1', 'b2'], 2: ['c1'] });
-}, 90_000);
+}, 120_000);
 
 test('a live reader goes on reading records as they arrive', async () => {
   const topic = await createTestTopic(brokers, 'live-reader', 2);

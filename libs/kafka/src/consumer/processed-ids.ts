@@ -5,7 +5,7 @@ import { DEFAULT_DEDUPE_RETENTION_MS } from '../create-topics.js';
 import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
 import { ExpiringIdSet } from './expiring-id-set.js';
 import { markedIds, type MessageResult } from './id-markers.js';
-import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
+import { READER_GROUP_TIMING, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
 /**
@@ -54,7 +54,7 @@ export class ProcessedIds {
     this.consumer = kafkajsClient(kafka).consumer({
       groupId: uniqueReaderGroupId(readerGroupId),
       maxWaitTimeInMs: TAKE_UP_WAIT_MS,
-      heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
+      ...READER_GROUP_TIMING,
     });
   }
 

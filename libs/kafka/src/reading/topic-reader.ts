@@ -1,7 +1,7 @@
 import type { Consumer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { BATCHED_FETCH_MIN_BYTES, LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
-import { READER_HEARTBEAT_INTERVAL_MS, readerGroupId } from './reader-group.js';
+import { READER_GROUP_TIMING, readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 import { ReadProgress, parsePartitionKey, partitionKey, type PartitionKey } from './read-progress.js';
 import { fetchEndOffsets } from '../topics/end-offsets.js';
@@ -83,7 +83,7 @@ export class TopicReader {
       groupId: readerGroupId(options.groupId),
       maxWaitTimeInMs: options.maxWaitMs ?? LONG_POLL_MAX_WAIT_MS,
       minBytes: options.batched === true ? BATCHED_FETCH_MIN_BYTES : 1,
-      heartbeatInterval: READER_HEARTBEAT_INTERVAL_MS,
+      ...READER_GROUP_TIMING,
       readUncommitted: false,
     });
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
