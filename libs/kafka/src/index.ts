@@ -40,7 +40,7 @@ export {
   type TopicNames,
 } from './topics/topic-names.js';
 export { readHeaders, recordHeaderOf, type ClientHeaders, type RecordHeaders } from './headers/record-headers.js';
-export { hasHeaderNamed } from './kafkajs-fixes/record-decoding.js';
+export { hasHeaderNamed, type HeaderNames } from './kafkajs-fixes/record-decoding.js';
 export {
   cloudEventHeaders,
   readCloudEvent,

@@ -1,6 +1,12 @@
 import { AgentRegistryReader, AgentRegistryView, ensureAgentsTopic, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
-import { hasHeaderNamed, type ConsumedRecord, type ConsumerObserver, type OutputRecord } from '@baton/kafka';
+import {
+  hasHeaderNamed,
+  type ConsumedRecord,
+  type HeaderNames,
+  type ConsumerObserver,
+  type OutputRecord,
+} from '@baton/kafka';
 import {
   Counter,
   HotCounter,
@@ -86,8 +92,10 @@ function routedHeaders(
   return routed;
 }
 
-const ROUTE_HEADER_NAMES: readonly string[] = Object.values(ROUTE_HEADERS);
-const ROUTE_HEADER_LENGTHS = ROUTE_HEADER_NAMES.map((name) => Buffer.byteLength(name));
+const ROUTE_HEADER_NAMES: HeaderNames = {
+  names: Object.values(ROUTE_HEADERS),
+  lengths: Object.values(ROUTE_HEADERS).map((name) => Buffer.byteLength(name)),
+};
 
 /**
  * The record on its way to `topic`, with this decision's headers. Its own headers go on as they
@@ -105,7 +113,7 @@ export function forwarded(
   const value = record.value as Buffer;
   // Read as it came, without decoding its headers: the consumer decodes them only when they are read.
   const { encodedHeaders } = record;
-  if (encodedHeaders === undefined || hasHeaderNamed(encodedHeaders, ROUTE_HEADER_NAMES, ROUTE_HEADER_LENGTHS)) {
+  if (encodedHeaders === undefined || hasHeaderNamed(encodedHeaders, ROUTE_HEADER_NAMES)) {
     return { topic, key, value, headers: routedHeaders(record.headers, rule, target, fallbackFor) };
   }
   const decision: Record<string, string> = { [ROUTE_HEADERS.rule]: rule, [ROUTE_HEADERS.target]: target };

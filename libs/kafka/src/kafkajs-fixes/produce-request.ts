@@ -1,5 +1,5 @@
 import { crc32c } from './crc32c.js';
-import { decodeHeaderBlock, headersWithout } from './record-decoding.js';
+import { decodeHeaderBlock, headersWithout, type HeaderNames } from './record-decoding.js';
 import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
 
 /**
@@ -167,14 +167,14 @@ interface SizedRecord {
 const NO_RUNS: readonly Buffer[] = [];
 
 /** The header names among `fields` (after the key and the value) and their UTF-8 lengths. */
-function headerNames(fields: readonly Field[], lengths: readonly number[]): [string[], number[]] {
+function headerNames(fields: readonly Field[], lengths: readonly number[]): HeaderNames {
   const names: string[] = [];
   const nameLengths: number[] = [];
   for (let field = 2; field < fields.length; field += 2) {
     names.push(fields[field] as string);
     nameLengths.push(lengths[field] as number);
   }
-  return [names, nameLengths];
+  return { names, lengths: nameLengths };
 }
 
 /**
@@ -235,7 +235,7 @@ function sizedRecords(messages: readonly ProduceMessage[]): SizedRecord[] | unde
       const kept =
         headerCount === 0
           ? { runs: [block.bytes], count: block.count }
-          : headersWithout(block, ...headerNames(fields, lengths));
+          : headersWithout(block, headerNames(fields, lengths));
       runs = kept.runs;
       headerCount += kept.count;
       for (const run of runs) fieldBytes += run.length;

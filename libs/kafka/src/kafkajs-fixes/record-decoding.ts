@@ -192,54 +192,48 @@ function isNameAt(bytes: Buffer, start: number, length: number, name: string, na
   return bytes.toString('utf8', start, start + length) === name;
 }
 
-/**
- * Whether a block holds a header of one of `names` (`nameLengths` their UTF-8 lengths), found
- * without decoding any.
- */
-export function hasHeaderNamed(
-  block: { bytes: Buffer; count: number },
-  names: readonly string[],
-  nameLengths: readonly number[],
-): boolean {
-  const { bytes, count } = block;
+/** Header names to look for in a block, each with the length of its UTF-8. */
+export interface HeaderNames {
+  names: readonly string[];
+  lengths: readonly number[];
+}
+
+/** Reads the name of the header at the cursor, which moves past it: whether it is one of `wanted`. */
+function nameIsOneOf(bytes: Buffer, wanted: HeaderNames): boolean {
+  const length = skipField(bytes);
+  const start = cursor - Math.max(length, 0);
+  for (let name = 0; name < wanted.names.length; name += 1) {
+    if (isNameAt(bytes, start, length, wanted.names[name] as string, wanted.lengths[name] as number)) return true;
+  }
+  return false;
+}
+
+/** Whether a block holds a header of one of `wanted`, found without decoding any. */
+export function hasHeaderNamed(block: { bytes: Buffer; count: number }, wanted: HeaderNames): boolean {
   cursor = 0;
-  for (let index = 0; index < count; index += 1) {
-    const length = skipField(bytes);
-    const nameStart = cursor - Math.max(length, 0);
-    for (let name = 0; name < names.length; name += 1) {
-      if (isNameAt(bytes, nameStart, length, names[name] as string, nameLengths[name] as number)) return true;
-    }
-    skipField(bytes);
+  for (let index = 0; index < block.count; index += 1) {
+    if (nameIsOneOf(block.bytes, wanted)) return true;
+    skipField(block.bytes);
   }
   return false;
 }
 
 /**
- * The headers of a block but those named in `names` (a record's own headers, which take their
- * place; `nameLengths` their UTF-8 lengths), as runs of the block's bytes: the whole block when none
- * is named, the usual case.
+ * The headers of a block but those of `replaced` (a record's own headers, which take their place),
+ * as runs of the block's bytes: the whole block when none is replaced, the usual case.
  */
-export function headersWithout(
-  block: { bytes: Buffer; count: number },
-  names: readonly string[],
-  nameLengths: readonly number[],
-): HeaderRuns {
+export function headersWithout(block: { bytes: Buffer; count: number }, replaced: HeaderNames): HeaderRuns {
   const { bytes, count } = block;
-  if (names.length === 0) return { runs: [bytes], count };
+  if (replaced.names.length === 0) return { runs: [bytes], count };
   const runs: Buffer[] = [];
   let kept = 0;
   let runStart = 0;
   cursor = 0;
   for (let index = 0; index < count; index += 1) {
     const headerStart = cursor;
-    const length = skipField(bytes);
-    const nameStart = cursor - Math.max(length, 0);
-    let replaced = false;
-    for (let name = 0; name < names.length && !replaced; name += 1) {
-      replaced = isNameAt(bytes, nameStart, length, names[name] as string, nameLengths[name] as number);
-    }
+    const isReplaced = nameIsOneOf(bytes, replaced);
     skipField(bytes);
-    if (!replaced) {
+    if (!isReplaced) {
       kept += 1;
       continue;
     }
