@@ -1,5 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import { recordHeadersOf, type RecordHeaders } from '../headers/record-headers.js';
+import { readHeaders, type RecordHeaders } from '../headers/record-headers.js';
 import { FetchedRecord } from '../kafkajs-fixes/record-decoding.js';
 
 /** Headers in Kafka's record format: their count, then each a length-prefixed name and value. */
@@ -104,7 +104,7 @@ export function consumedRecord(topic: string, partition: number, message: KafkaM
     offset: message.offset,
     key: message.key?.toString() ?? null,
     value: message.value,
-    headers: recordHeadersOf(message),
+    headers: readHeaders(message.headers),
     timestamp: message.timestamp,
   };
 }
