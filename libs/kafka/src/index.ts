@@ -40,7 +40,7 @@ export {
   type TopicNames,
 } from './topics/topic-names.js';
 export { readHeaders, recordHeaderOf, type ClientHeaders, type RecordHeaders } from './headers/record-headers.js';
-export { hasHeaderNamed, type HeaderNames } from './kafkajs-fixes/record-decoding.js';
+export { hasHeaderNamed, headerNames, type EncodedHeaders, type HeaderNames } from './kafkajs-fixes/record-decoding.js';
 export {
   cloudEventHeaders,
   readCloudEvent,
@@ -57,7 +57,7 @@ export {
 } from './headers/dead-letter-headers.js';
 export { REPLAY_HEADERS, isReplay } from './headers/replay-headers.js';
 export { ExactlyOnceConsumer, type ExactlyOnceConsumerOptions } from './consumer/exactly-once-consumer.js';
-export { headerOf, type ConsumedRecord, type EncodedHeaders, type OutputRecord } from './consumer/consumed-record.js';
+export { headerOf, type ConsumedRecord, type OutputRecord } from './consumer/consumed-record.js';
 export type {
   MessageProcessor,
   DecodedMessage,

@@ -2,8 +2,8 @@ import { AgentRegistryReader, AgentRegistryView, ensureAgentsTopic, type Registr
 import { BatonError } from '@baton/errors';
 import {
   hasHeaderNamed,
+  headerNames,
   type ConsumedRecord,
-  type HeaderNames,
   type ConsumerObserver,
   type OutputRecord,
 } from '@baton/kafka';
@@ -92,10 +92,7 @@ function routedHeaders(
   return routed;
 }
 
-const ROUTE_HEADER_NAMES: HeaderNames = {
-  names: Object.values(ROUTE_HEADERS),
-  lengths: Object.values(ROUTE_HEADERS).map((name) => Buffer.byteLength(name)),
-};
+const ROUTE_HEADER_NAMES = headerNames(Object.values(ROUTE_HEADERS));
 
 /**
  * The record on its way to `topic`, with this decision's headers. Its own headers go on as they

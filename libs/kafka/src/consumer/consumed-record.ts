@@ -1,12 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
 import { readHeaders, type RecordHeaders } from '../headers/record-headers.js';
-import { FetchedRecord } from '../kafkajs-fixes/record-decoding.js';
-
-/** Headers in Kafka's record format: their count, then each a length-prefixed name and value. */
-export interface EncodedHeaders {
-  readonly bytes: Buffer;
-  readonly count: number;
-}
+import { FetchedRecord, type EncodedHeaders } from '../kafkajs-fixes/record-decoding.js';
 
 /** A record as a processor sees it. */
 export interface ConsumedRecord {

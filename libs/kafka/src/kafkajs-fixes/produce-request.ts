@@ -1,5 +1,5 @@
 import { crc32c } from './crc32c.js';
-import { decodeHeaderBlock, headersWithout, type HeaderNames } from './record-decoding.js';
+import { decodeHeaderBlock, headersWithout, type EncodedHeaders, type HeaderNames } from './record-decoding.js';
 import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
 
 /**
@@ -31,17 +31,11 @@ import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement
 type HeaderValue = string | Buffer;
 type Headers = Record<string, HeaderValue | HeaderValue[] | undefined>;
 
-/** Headers in Kafka's record format, as a fetched record had them (FetchedRecord.headerBlock). */
-export interface EncodedHeaderBlock {
-  bytes: Buffer;
-  count: number;
-}
-
 export interface ProduceMessage {
   key?: Buffer | string | null;
   value: Buffer | string | null;
   /** Written first, as they are, but those `headers` names: Baton's, not kafkajs's (OutputRecord.encodedHeaders). */
-  encodedHeaders?: EncodedHeaderBlock;
+  encodedHeaders?: EncodedHeaders;
   headers?: Headers;
   timestamp?: number | string;
 }
@@ -166,8 +160,11 @@ interface SizedRecord {
 
 const NO_RUNS: readonly Buffer[] = [];
 
+const NO_NAMES: HeaderNames = { names: [], lengths: [] };
+
 /** The header names among `fields` (after the key and the value) and their UTF-8 lengths. */
-function headerNames(fields: readonly Field[], lengths: readonly number[]): HeaderNames {
+function ownHeaderNames(fields: readonly Field[], lengths: readonly number[]): HeaderNames {
+  if (fields.length === 2) return NO_NAMES;
   const names: string[] = [];
   const nameLengths: number[] = [];
   for (let field = 2; field < fields.length; field += 2) {
@@ -232,10 +229,7 @@ function sizedRecords(messages: readonly ProduceMessage[]): SizedRecord[] | unde
     let runs = NO_RUNS;
     const block = message.encodedHeaders;
     if (block !== undefined && block.count > 0) {
-      const kept =
-        headerCount === 0
-          ? { runs: [block.bytes], count: block.count }
-          : headersWithout(block, headerNames(fields, lengths));
+      const kept = headersWithout(block, ownHeaderNames(fields, lengths));
       runs = kept.runs;
       headerCount += kept.count;
       for (const run of runs) fieldBytes += run.length;

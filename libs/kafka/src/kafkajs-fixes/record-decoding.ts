@@ -178,6 +178,12 @@ export function decodeHeaderBlock(
   return headers;
 }
 
+/** Headers in Kafka's record format: their count, then each a length-prefixed name and value. */
+export interface EncodedHeaders {
+  readonly bytes: Buffer;
+  readonly count: number;
+}
+
 /** A header block, or what is left of one: runs of whole headers to copy as they are, and how many headers they hold. */
 export interface HeaderRuns {
   runs: Buffer[];
@@ -198,6 +204,11 @@ export interface HeaderNames {
   lengths: readonly number[];
 }
 
+/** `names` to look for in header blocks, measured once. */
+export function headerNames(names: readonly string[]): HeaderNames {
+  return { names, lengths: names.map((name) => Buffer.byteLength(name)) };
+}
+
 /** Reads the name of the header at the cursor, which moves past it: whether it is one of `wanted`. */
 function nameIsOneOf(bytes: Buffer, wanted: HeaderNames): boolean {
   const length = skipField(bytes);
@@ -209,7 +220,7 @@ function nameIsOneOf(bytes: Buffer, wanted: HeaderNames): boolean {
 }
 
 /** Whether a block holds a header of one of `wanted`, found without decoding any. */
-export function hasHeaderNamed(block: { bytes: Buffer; count: number }, wanted: HeaderNames): boolean {
+export function hasHeaderNamed(block: EncodedHeaders, wanted: HeaderNames): boolean {
   cursor = 0;
   for (let index = 0; index < block.count; index += 1) {
     if (nameIsOneOf(block.bytes, wanted)) return true;
@@ -222,7 +233,7 @@ export function hasHeaderNamed(block: { bytes: Buffer; count: number }, wanted: 
  * The headers of a block but those of `replaced` (a record's own headers, which take their place),
  * as runs of the block's bytes: the whole block when none is replaced, the usual case.
  */
-export function headersWithout(block: { bytes: Buffer; count: number }, replaced: HeaderNames): HeaderRuns {
+export function headersWithout(block: EncodedHeaders, replaced: HeaderNames): HeaderRuns {
   const { bytes, count } = block;
   if (replaced.names.length === 0) return { runs: [bytes], count };
   const runs: Buffer[] = [];
@@ -292,7 +303,7 @@ export class FetchedRecord implements DecodedRecord {
    * length-prefixed name and value), a view of the fetched buffer. A record that goes on with them
    * (OutputRecord.encodedHeaders) has them copied as they are, neither decoded nor encoded again.
    */
-  headerBlock(): { bytes: Buffer; count: number } {
+  headerBlock(): EncodedHeaders {
     return { bytes: this.#bytes.subarray(this.#headersAt, this.#headersEnd), count: this.#headerCount };
   }
 
@@ -302,11 +313,12 @@ export class FetchedRecord implements DecodedRecord {
    */
   headerString(name: string): string | undefined {
     const bytes = this.#bytes;
+    const wanted = Buffer.byteLength(name);
     let found: string | undefined;
     cursor = this.#headersAt;
     for (let index = 0; index < this.#headerCount; index += 1) {
       const nameLength = skipField(bytes);
-      const matches = nameLength === name.length && isAsciiAt(bytes, cursor - nameLength, name);
+      const matches = isNameAt(bytes, cursor - Math.max(nameLength, 0), nameLength, name, wanted);
       const valueLength = skipField(bytes);
       if (matches) found = valueLength < 0 ? undefined : bytes.toString('utf8', cursor - valueLength, cursor);
     }
