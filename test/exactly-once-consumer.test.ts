@@ -33,6 +33,8 @@ interface TestMessage {
   retries?: number;
   /** The first attempt's output is larger than the broker takes, so its transaction fails. */
   oversizedOnce?: boolean;
+  /** Bytes to make the record as large as a test needs. */
+  pad?: string;
 }
 
 interface SetUpOptions {
@@ -287,6 +289,37 @@ describe('ExactlyOnceConsumer against a real broker', () => {
       ]);
     }
     await waitFor(async () => (await committedOffset(setup.topic)) === '36', { description: 'offset 36 committed' });
+  });
+
+  it('takes in messages up to its byte bound while they are in progress, then the next as room comes back', async () => {
+    const messages = Array.from({ length: 20 }, (_, i) => ({
+      id: `m-${String(i).padStart(2, '0')}`,
+      task: `task-${String(i).padStart(2, '0')}`,
+      seq: i,
+      pad: 'x'.repeat(1_000),
+    }));
+    // What a message holds of the buffer: its value and key (all the same size here).
+    const size = Buffer.byteLength(JSON.stringify(messages[0])) + (messages[0] as TestMessage).task.length;
+    const started: { consumer?: ExactlyOnceConsumer<TestMessage> } = {};
+    let peak = 0;
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const setup = await setUp(1, {
+      // Room for five of them by bytes, where the message bound and the concurrency would take all 20.
+      tuning: { maxBufferedBytes: 5 * size + Math.floor(size / 2) },
+      async whileHandling() {
+        const held = started.consumer?.uncommitted ?? 0;
+        peak = Math.max(peak, held);
+        if (held === 5) openGate();
+        await gate;
+      },
+    });
+    const out = await setup.collect(setup.output);
+    started.consumer = await setup.startConsumer();
+    await setup.publish(messages);
+    await waitFor(() => out.records.length === 20, { description: '20 outputs' });
+    expect(peak).toBe(5);
+    expect(values(out).sort()).toEqual(messages.map((message) => message.id));
   });
 
   it('loses and repeats nothing when a second instance joins mid-run and partitions move', async () => {

@@ -12,17 +12,21 @@ describe('loadServiceConfig: consumer tuning', () => {
   it('reads concurrency, buffer and commit bounds, growing the buffer with a larger concurrency', () => {
     const tuning = loadServiceConfig('s', {
       ...env,
-      BATON_MAX_CONCURRENCY: '5000',
+      BATON_MAX_CONCURRENCY: '8000',
+      BATON_MAX_BUFFERED_BYTES: '1048576',
       BATON_COMMIT_INTERVAL_MS: '20',
       BATON_COMMIT_MAX_MESSAGES: '50',
       BATON_FETCH_WAIT_MS: '500',
+      BATON_FETCH_MAX_BYTES_PER_PARTITION: '65536',
     }).consumerTuning;
     expect(tuning).toMatchObject({
-      maxConcurrency: 5000,
-      maxBuffered: 5000,
+      maxConcurrency: 8000,
+      maxBuffered: 8000,
+      maxBufferedBytes: 1_048_576,
       commitIntervalMs: 20,
       commitMaxMessages: 50,
       fetchWaitMs: 500,
+      fetchMaxBytesPerPartition: 65_536,
     });
   });
 

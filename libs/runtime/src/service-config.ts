@@ -137,6 +137,7 @@ function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
       maxConcurrency,
       1_000_000,
     ),
+    maxBufferedBytes: integerSetting(env, 'BATON_MAX_BUFFERED_BYTES', defaults.maxBufferedBytes, 1, 2 ** 31 - 1),
     commitIntervalMs: integerSetting(env, 'BATON_COMMIT_INTERVAL_MS', defaults.commitIntervalMs, 1, 60_000),
     commitMaxMessages: integerSetting(env, 'BATON_COMMIT_MAX_MESSAGES', defaults.commitMaxMessages, 1, 100_000),
     commitMaxBytes: defaults.commitMaxBytes,
@@ -147,6 +148,13 @@ function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
       Math.min(defaults.fetchWaitMs, Math.floor(sessionTimeoutMs / 3)),
       1,
       Math.floor(sessionTimeoutMs / 3),
+    ),
+    fetchMaxBytesPerPartition: integerSetting(
+      env,
+      'BATON_FETCH_MAX_BYTES_PER_PARTITION',
+      defaults.fetchMaxBytesPerPartition,
+      1,
+      2 ** 31 - 1,
     ),
     sessionTimeoutMs,
   });

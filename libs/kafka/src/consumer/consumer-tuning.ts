@@ -4,6 +4,11 @@ export interface ConsumerTuning {
   maxConcurrency: number;
   /** Messages received and not yet committed in one instance; past it, fetching waits. */
   maxBuffered: number;
+  /**
+   * The bytes (values and keys) of those messages, about: past it, fetching waits too, so a topic of
+   * large handoffs is not buffered as deep as one of small ones. A larger message still comes, alone.
+   */
+  maxBufferedBytes: number;
   /** The longest a finished message waits for its transaction while other work is in flight. */
   commitIntervalMs: number;
   /** Consumed messages per transaction, at most. */
@@ -17,6 +22,12 @@ export interface ConsumerTuning {
    * the time a stop takes.
    */
   fetchWaitMs: number;
+  /**
+   * How much one fetch asks of each partition (a larger first batch still comes whole). kafkajs
+   * decodes every record of a fetch at once, where the Java client decodes as it hands records out,
+   * so records fetched past the buffer's room wait decoded in memory.
+   */
+  fetchMaxBytesPerPartition: number;
   /**
    * How long the group waits for a silent member before giving its partitions to the others. An
    * instance that crashed holds its partitions this long: a replacement that joins waits for it. A
@@ -32,7 +43,15 @@ export const DEFAULT_MAX_CONCURRENCY = 64;
 
 export const DEFAULT_CONSUMER_TUNING: Readonly<ConsumerTuning> = Object.freeze({
   maxConcurrency: DEFAULT_MAX_CONCURRENCY,
-  maxBuffered: 2_000,
+  // Deep enough that a partition's transactions carry several hundred messages under load: the
+  // buffer holds the messages of the transactions in flight too, so it bounds their size. Draining
+  // 20,000 handoffs through router and agent (bench/drain.ts, 6 partitions), 2,000 made about 100
+  // transactions each and 6,000 about 50 (a kafkajs relay with one transaction per fetched batch:
+  // about 45); the broker's CPU per handoff 62-65 -> 45-55 us (two runs each, alternating). 8,000
+  // made about 40, at 10-15 MiB more RSS for the router. Each message held costs about a kilobyte
+  // of heap besides its bytes, which maxBufferedBytes bounds.
+  maxBuffered: 6_000,
+  maxBufferedBytes: 16 * 1024 * 1024,
   // Kafka Streams' commit.interval.ms under exactly_once_v2.
   commitIntervalMs: 100,
   commitMaxMessages: 1_000,
@@ -41,6 +60,11 @@ export const DEFAULT_CONSUMER_TUNING: Readonly<ConsumerTuning> = Object.freeze({
   // fleet's fetches (an agent has two). Measured with the `npm start` fleet idle, 60 s, paired on one
   // broker: the broker 4.3 -> 3.9 % of a core, an agent about 0.52 -> 0.38 %.
   fetchWaitMs: 2_000,
+  // kafkajs's default is 1 MiB: about 3,000 of the bench's handoffs a partition, 18,000 for six,
+  // decoded at once while the buffer takes a third of them. With 256 KiB (and a buffer of 5,000) the
+  // router's peak RSS draining 20,000 handoffs was 154 and 160 MiB against 164 and 169 (two runs
+  // each, alternating), at the same throughput and CPU.
+  fetchMaxBytesPerPartition: 256 * 1024,
   // Kafka's consumer default (session.timeout.ms, 45 s since 3.0) is longer; a crashed instance's
   // tasks wait this long, while a JVM-free Node process rarely pauses near it.
   sessionTimeoutMs: 30_000,

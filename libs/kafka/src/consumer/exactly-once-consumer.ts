@@ -4,6 +4,7 @@ import { kafkajsProducer } from '../create-kafka.js';
 import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 import { deadLetterTopic, processedIdsTopic } from '../topics/topic-names.js';
 import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff.js';
+import { BufferRoom, roomOf } from './buffer-room.js';
 import { consumedRecord } from './consumed-record.js';
 import type { ConsumerObserver } from './consumer-events.js';
 import { consumerTuning, type ConsumerTuning } from './consumer-tuning.js';
@@ -63,7 +64,7 @@ export class ExactlyOnceConsumer<T> {
   private readonly processedIds: ProcessedIds;
   private readonly tuning: Readonly<ConsumerTuning>;
   private readonly concurrency: Permits;
-  private readonly buffered: Permits;
+  private readonly room: BufferRoom;
   private readonly slots = new Map<number, PartitionSlot<T>>();
   private admin: Promise<Admin> | undefined;
   private closing: Promise<void> | undefined;
@@ -72,7 +73,7 @@ export class ExactlyOnceConsumer<T> {
   constructor(private readonly options: ExactlyOnceConsumerOptions<T>) {
     this.tuning = consumerTuning(options.tuning);
     this.concurrency = new Permits(this.tuning.maxConcurrency);
-    this.buffered = new Permits(this.tuning.maxBuffered);
+    this.room = new BufferRoom(this.tuning.maxBuffered, this.tuning.maxBufferedBytes);
     const sessionTimeout = this.tuning.sessionTimeoutMs;
     this.consumer = kafkajsClient(options.kafka).consumer({
       groupId: options.groupId,
@@ -85,6 +86,7 @@ export class ExactlyOnceConsumer<T> {
       maxWaitTimeInMs: this.tuning.fetchWaitMs,
       // Read only committed records: a transaction aborted upstream must not be processed.
       readUncommitted: false,
+      maxBytesPerPartition: this.tuning.fetchMaxBytesPerPartition,
     });
     this.processedIds = new ProcessedIds(
       options.kafka,
@@ -97,10 +99,10 @@ export class ExactlyOnceConsumer<T> {
   /**
    * Messages this instance has received and not yet committed: waiting for their task's turn,
    * being handled, or done and waiting for their transaction. It fetches ahead up to
-   * `maxBuffered`, so below that this is every uncommitted message of its partitions.
+   * `maxBuffered` (and `maxBufferedBytes`), so below that this is every uncommitted message of its partitions.
    */
   get uncommitted(): number {
-    return this.buffered.inUse;
+    return this.room.heldMessages;
   }
 
   /** True once the consumer has joined its group and runs. */
@@ -142,27 +144,29 @@ export class ExactlyOnceConsumer<T> {
         if (isStale() || !isRunning()) return;
         for (const message of batch.messages) {
           if (worker.isStopped || this.closing) return;
-          if (!this.buffered.tryAcquire()) {
-            if (!(await this.waitForRoom(heartbeat))) return;
+          const record = consumedRecord(topic, batch.partition, message);
+          const bytes = roomOf(record);
+          if (!this.room.tryTake(bytes)) {
+            if (!(await this.waitForRoom(bytes, heartbeat))) return;
             if (isStale() || !isRunning()) {
-              this.buffered.release();
+              this.room.give(1, bytes);
               return;
             }
           }
           // Not taken: received before (kafkajs fetches again from the committed offset after a
           // rebalance that left the partition here), or the worker stopped, checked above next.
-          if (!worker.receive(consumedRecord(topic, batch.partition, message))) this.buffered.release();
+          if (!worker.receive(record)) this.room.give(1, bytes);
         }
       },
     });
     this.running = true;
   }
 
-  /** Waits for buffer room, heartbeating meanwhile; false when the consumer is closing. */
-  private async waitForRoom(heartbeat: () => Promise<void>): Promise<boolean> {
+  /** Waits for buffer room for `bytes`, heartbeating meanwhile; false when the consumer is closing. */
+  private async waitForRoom(bytes: number, heartbeat: () => Promise<void>): Promise<boolean> {
     const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_WHILE_WAITING_MS);
     try {
-      return await this.buffered.acquire();
+      return await this.room.take(bytes);
     } finally {
       clearInterval(beat);
     }
@@ -254,7 +258,7 @@ export class ExactlyOnceConsumer<T> {
       now: this.options.now ?? (() => new Date()),
       tuning: this.tuning,
       concurrency: this.concurrency,
-      releaseBuffered: (count) => this.buffered.release(count),
+      releaseBuffered: (count, bytes) => this.room.give(count, bytes),
       onFailure: (error) => this.restart(partition, error),
     });
   }
@@ -284,7 +288,7 @@ export class ExactlyOnceConsumer<T> {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.running = false;
-      this.buffered.cancelWaiters();
+      this.room.cancelWaiters();
       await Promise.all([...this.slots.keys()].map((partition) => this.giveUp(partition, 'consumer closed')));
       await this.consumer.disconnect();
       await this.processedIds.stop();

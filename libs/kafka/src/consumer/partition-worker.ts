@@ -4,6 +4,7 @@ import { isTracingOn } from '@baton/telemetry';
 import { deadLetterHeaders } from '../headers/dead-letter-headers.js';
 import { isReplay } from '../headers/replay-headers.js';
 import { backoffDelayMs, type BackoffPolicy } from './backoff.js';
+import { roomOf } from './buffer-room.js';
 import { tracedAttempt } from './consume-span.js';
 import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
 import type { ConsumerObserver, MessageLabels } from './consumer-events.js';
@@ -33,8 +34,8 @@ export interface PartitionWorkerSettings<T> {
   tuning: Readonly<ConsumerTuning>;
   /** Handler slots, shared by the instance's partitions. */
   concurrency: Permits;
-  /** Gives back the instance's buffer room taken by `count` received messages, now committed or dropped. */
-  releaseBuffered(count: number): void;
+  /** Gives back the instance's buffer room taken by `count` received messages of `bytes` (roomOf), now committed or dropped. */
+  releaseBuffered(count: number, bytes: number): void;
   /** A transaction failed (not fenced): the partition must start over from its committed offset. */
   onFailure(error: BatonError): void;
 }
@@ -123,8 +124,9 @@ export class PartitionWorker<T> {
   private committing: Promise<void> | undefined;
   /** Attempts started and not ended, waiting for a handler slot included. */
   private inProgress = 0;
-  /** Messages received and not yet committed or dropped: the instance's buffer room this worker holds. */
+  /** Messages received and not yet committed or dropped, and their roomOf bytes: the instance's buffer room this worker holds. */
   private buffered = 0;
+  private bufferedBytes = 0;
   private state: 'running' | 'draining' | 'stopped' = 'running';
   private drained: (() => void) | undefined;
   private stopping: Promise<void> | undefined;
@@ -145,6 +147,7 @@ export class PartitionWorker<T> {
     if (this.state !== 'running' || this.offsets.hasReceived(offset)) return false;
     this.offsets.begin(offset);
     this.buffered += 1;
+    this.bufferedBytes += roomOf(record);
     if (this.lanes.push(laneOf(record), record)) this.start(record, 1);
     return true;
   }
@@ -167,8 +170,9 @@ export class PartitionWorker<T> {
       this.state = 'stopped';
       clearTimeout(this.flushTimer);
       await this.committing;
-      this.settings.releaseBuffered(this.buffered);
+      this.settings.releaseBuffered(this.buffered, this.bufferedBytes);
       this.buffered = 0;
+      this.bufferedBytes = 0;
       await this.settings.producer.disconnect().catch(() => undefined);
       this.settings.observer.partitionStopped?.({
         topic: this.settings.topic,
@@ -446,8 +450,11 @@ export class PartitionWorker<T> {
       this.fail(error);
       return;
     }
+    let bytes = 0;
+    for (const finished of batch) bytes += roomOf(finished.record);
     this.buffered -= batch.length;
-    this.settings.releaseBuffered(batch.length);
+    this.bufferedBytes -= bytes;
+    this.settings.releaseBuffered(batch.length, bytes);
     for (const finished of batch) {
       if (finished.messageId !== undefined && finished.kind !== 'duplicate') {
         processedIds.add(partition, finished.messageId, finished.kind);
