@@ -165,6 +165,18 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     expect(values(out)).toEqual(['m-1', 'm-2']);
   });
 
+  it('remembers the last dedupeMaxIdsPerPartition ids: a duplicate of an older one is processed again', async () => {
+    const setup = await setUp(1, { tuning: { dedupeMaxIdsPerPartition: 2 } });
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish(['m-1', 'm-2', 'm-3'].map((id, seq) => ({ id, task: 't-1', seq })));
+    await waitFor(async () => (await committedOffset(setup.topic)) === '3', { description: 'offset 3 committed' });
+    await setup.publish(['m-3', 'm-1'].map((id, seq) => ({ id, task: 't-1', seq: 3 + seq })));
+    await waitFor(() => out.records.length >= 4, { description: 'four outputs' });
+    await waitFor(async () => (await committedOffset(setup.topic)) === '5', { description: 'offset 5 committed' });
+    expect(values(out)).toEqual(['m-1', 'm-2', 'm-3', 'm-1']);
+  });
+
   it('retries a transient failure and succeeds; dead-letters one that always fails after its attempts', async () => {
     const setup = await setUp();
     const out = await setup.collect(setup.output);

@@ -18,6 +18,7 @@ describe('loadServiceConfig: consumer tuning', () => {
       BATON_COMMIT_MAX_MESSAGES: '50',
       BATON_FETCH_WAIT_MS: '500',
       BATON_FETCH_MAX_BYTES_PER_PARTITION: '65536',
+      BATON_DEDUPE_MAX_IDS_PER_PARTITION: '1000',
     }).consumerTuning;
     expect(tuning).toMatchObject({
       maxConcurrency: 8000,
@@ -27,6 +28,7 @@ describe('loadServiceConfig: consumer tuning', () => {
       commitMaxMessages: 50,
       fetchWaitMs: 500,
       fetchMaxBytesPerPartition: 65_536,
+      dedupeMaxIdsPerPartition: 1_000,
     });
   });
 

@@ -149,6 +149,13 @@ function consumerTuningOf(env: Env): Readonly<ConsumerTuning> {
       1,
       Math.floor(sessionTimeoutMs / 3),
     ),
+    dedupeMaxIdsPerPartition: integerSetting(
+      env,
+      'BATON_DEDUPE_MAX_IDS_PER_PARTITION',
+      defaults.dedupeMaxIdsPerPartition,
+      1,
+      100_000_000,
+    ),
     fetchMaxBytesPerPartition: integerSetting(
       env,
       'BATON_FETCH_MAX_BYTES_PER_PARTITION',

@@ -29,6 +29,12 @@ export interface ConsumerTuning {
    */
   fetchMaxBytesPerPartition: number;
   /**
+   * Processed message ids an instance remembers per source partition, besides the processed-id
+   * topic's retention: a duplicate whose first copy is older than either is processed again. An id
+   * costs about 90 bytes of memory.
+   */
+  dedupeMaxIdsPerPartition: number;
+  /**
    * How long the group waits for a silent member before giving its partitions to the others. An
    * instance that crashed holds its partitions this long: a replacement that joins waits for it. A
    * heartbeat goes every third of it, between fetches, so a fetch wait is at most a third of it.
@@ -65,6 +71,11 @@ export const DEFAULT_CONSUMER_TUNING: Readonly<ConsumerTuning> = Object.freeze({
   // router's peak RSS draining 20,000 handoffs was 154 and 160 MiB against 164 and 169 (two runs
   // each, alternating), at the same throughput and CPU.
   fetchMaxBytesPerPartition: 256 * 1024,
+  // About 9 MiB a partition. A partition that takes 100 handoffs a second remembers its last 17
+  // minutes (a sender's retries and republishes come within seconds or minutes), one that takes 10
+  // a second nearly 3 hours; bounded by the retention alone (7 days), the ids of 100 a second alone
+  // would outgrow a 384 MiB pod within half a day.
+  dedupeMaxIdsPerPartition: 100_000,
   // Kafka's consumer default (session.timeout.ms, 45 s since 3.0) is longer; a crashed instance's
   // tasks wait this long, while a JVM-free Node process rarely pauses near it.
   sessionTimeoutMs: 30_000,

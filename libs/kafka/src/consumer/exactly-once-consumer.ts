@@ -93,6 +93,7 @@ export class ExactlyOnceConsumer<T> {
       processedIdsTopic(options.topic),
       `${options.groupId}.processed-reader.${options.instanceId}`,
       options.dedupeRetentionMs,
+      this.tuning.dedupeMaxIdsPerPartition,
     );
   }
 

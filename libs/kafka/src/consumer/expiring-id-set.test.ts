@@ -37,4 +37,17 @@ describe('ExpiringIdSet', () => {
     ids.add('f', 20_000);
     expect(ids.size).toBe(1);
   });
+
+  it('remembers at most maxIds, forgetting the oldest first', () => {
+    const ids = new ExpiringIdSet(1_000, 3);
+    ids.add('a', 0);
+    ids.add('b', 1);
+    ids.add('c', 2);
+    ids.add('a', 3); // seen again: the newest now, b the oldest
+    ids.add('d', 4);
+    expect(['a', 'b', 'c', 'd'].map((id) => ids.has(id))).toEqual([true, false, true, true]);
+    expect(ids.size).toBe(3);
+    ids.add('e', 1_500); // c and d are past the retention as well
+    expect(['a', 'c', 'd', 'e'].map((id) => ids.has(id))).toEqual([false, false, false, true]);
+  });
 });

@@ -1,7 +1,9 @@
 /**
  * Message ids remembered for as long as the processed-id topic keeps them: the topic deletes
  * markers after its retention, so memory forgets them too instead of growing for the life of the
- * process. Ids arrive in about time order, so the oldest are at the front of the map.
+ * process. And at most `maxIds` of them, the oldest forgotten first: an id costs about 90 bytes of
+ * heap, so a week of a busy partition's ids would outgrow any service's memory. Ids arrive in about
+ * time order, so the oldest are at the front of the map.
  */
 export class ExpiringIdSet {
   private readonly seenAt = new Map<string, number>();
@@ -12,7 +14,10 @@ export class ExpiringIdSet {
    */
   private oldestAt = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly retentionMs: number) {}
+  constructor(
+    private readonly retentionMs: number,
+    private readonly maxIds = Number.POSITIVE_INFINITY,
+  ) {}
 
   has(id: string): boolean {
     return this.seenAt.has(id);
@@ -26,6 +31,8 @@ export class ExpiringIdSet {
     if (this.seenAt.size === 1) this.oldestAt = atMs;
     const cutoffMs = atMs - this.retentionMs;
     if (this.oldestAt < cutoffMs) this.forgetBefore(cutoffMs);
+    // oldestAt stays a lower bound of the first entry's time when that entry goes.
+    if (this.seenAt.size > this.maxIds) this.seenAt.delete(this.seenAt.keys().next().value as string);
   }
 
   delete(id: string): void {

@@ -49,6 +49,8 @@ export class ProcessedIds {
     readerGroupId: string,
     /** As long as the topic keeps markers; older ids are forgotten. */
     private readonly retentionMs: number = DEFAULT_DEDUPE_RETENTION_MS,
+    /** Ids remembered per partition, at most (processed and dead-lettered each); the oldest are forgotten first. */
+    private readonly maxIdsPerPartition = Number.POSITIVE_INFINITY,
   ) {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
     this.consumer = kafkajsClient(kafka).consumer({
@@ -106,7 +108,7 @@ export class ProcessedIds {
 
   private setOf(sets: Map<number, ExpiringIdSet>, partition: number): ExpiringIdSet {
     let set = sets.get(partition);
-    if (!set) sets.set(partition, (set = new ExpiringIdSet(this.retentionMs)));
+    if (!set) sets.set(partition, (set = new ExpiringIdSet(this.retentionMs, this.maxIdsPerPartition)));
     return set;
   }
 
