@@ -99,8 +99,8 @@ export class ExactlyOnceConsumer<T> {
 
   /**
    * Messages this instance has received and not yet committed: waiting for their task's turn,
-   * being handled, or done and waiting for their transaction. It fetches ahead up to
-   * `maxBuffered` (and `maxBufferedBytes`), so below that this is every uncommitted message of its partitions.
+   * being handled, or done and waiting for their transaction. It fetches ahead up to `maxBuffered`
+   * messages and `maxBufferedBytes`, so below those this is every uncommitted message of its partitions.
    */
   get uncommitted(): number {
     return this.room.heldMessages;

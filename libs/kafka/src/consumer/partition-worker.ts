@@ -34,7 +34,10 @@ export interface PartitionWorkerSettings<T> {
   tuning: Readonly<ConsumerTuning>;
   /** Handler slots, shared by the instance's partitions. */
   concurrency: Permits;
-  /** Gives back the instance's buffer room taken by `count` received messages of `bytes` (roomOf), now committed or dropped. */
+  /**
+   * Gives back the instance's buffer room taken by `count` received messages of `bytes` in all
+   * (roomOf), now committed or dropped.
+   */
   releaseBuffered(count: number, bytes: number): void;
   /** A transaction failed (not fenced): the partition must start over from its committed offset. */
   onFailure(error: BatonError): void;
@@ -124,7 +127,7 @@ export class PartitionWorker<T> {
   private committing: Promise<void> | undefined;
   /** Attempts started and not ended, waiting for a handler slot included. */
   private inProgress = 0;
-  /** Messages received and not yet committed or dropped, and their roomOf bytes: the instance's buffer room this worker holds. */
+  /** Messages received and not yet committed or dropped, and their bytes: the instance's buffer room this worker holds. */
   private buffered = 0;
   private bufferedBytes = 0;
   private state: 'running' | 'draining' | 'stopped' = 'running';

@@ -49,7 +49,7 @@ export class ProcessedIds {
     readerGroupId: string,
     /** As long as the topic keeps markers; older ids are forgotten. */
     private readonly retentionMs: number = DEFAULT_DEDUPE_RETENTION_MS,
-    /** Ids remembered per partition, at most (processed and dead-lettered each); the oldest are forgotten first. */
+    /** Ids remembered per partition, processed and dead-lettered each, at most; the oldest go first. */
     private readonly maxIdsPerPartition = Number.POSITIVE_INFINITY,
   ) {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
