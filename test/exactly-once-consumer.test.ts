@@ -382,6 +382,36 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     expect(new Set(values(out)).size).toBe(300);
   });
 
+  it('closing waits for the handlers running, and leaves the messages waiting for a slot to the next owner', async () => {
+    let running = 0;
+    let twoRunning: () => void = () => undefined;
+    const bothRunning = new Promise<void>((resolve) => (twoRunning = resolve));
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const setup = await setUp(1, {
+      tuning: { maxConcurrency: 2 },
+      async whileHandling() {
+        running += 1;
+        if (running === 2) twoRunning();
+        await gate;
+      },
+    });
+    const out = await setup.collect(setup.output);
+    const first = await setup.startConsumer('instance-1');
+    await setup.publish(Array.from({ length: 10 }, (_, i) => ({ id: `m-${i}`, task: `task-${i}`, seq: i })));
+    await bothRunning;
+    const closing = first.close();
+    openGate();
+    await closing;
+    // Only the two whose handlers ran when it closed; the other eight waited for a slot.
+    expect(setup.handled.map((entry) => entry.id).sort()).toEqual(['m-0', 'm-1']);
+    await setup.startConsumer('instance-2');
+    await waitFor(() => out.records.length >= 10, { description: '10 outputs' });
+    await waitFor(async () => (await committedOffset(setup.topic)) === '10', { description: 'offset 10 committed' });
+    expect(values(out).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m-${i}`).sort());
+    expect(setup.handled).toHaveLength(10);
+  });
+
   it('takes the partition up again from its committed offset after a failed transaction, each output once', async () => {
     const restarts: string[] = [];
     const setup = await setUp(1, {

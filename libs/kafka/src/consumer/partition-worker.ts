@@ -157,7 +157,8 @@ export class PartitionWorker<T> {
 
   /**
    * Stops taking work and drops pending retries: the next owner gets them again from the committed
-   * offset. With `drain`, the messages in progress finish and are committed first. Idempotent.
+   * offset. With `drain`, the messages whose handlers are running finish and are committed first;
+   * those waiting for a handler slot are left to the next owner too. Idempotent.
    */
   stop(reason: string, drain = false): Promise<void> {
     this.stopping ??= (async () => {
@@ -199,7 +200,11 @@ export class PartitionWorker<T> {
       if (!concurrency.tryAcquire() && !(await concurrency.acquire())) return;
       let outcome: Finished | RetryLater;
       try {
-        if (this.hasStopped()) return;
+        // Draining or stopped: a message whose handler has not begun is left to the next owner,
+        // which reads it again from the committed offset. A drain waits for the handlers running,
+        // not for one more per task buffered: with slow handlers (a model's seconds) and thousands
+        // of buffered tasks, that took minutes.
+        if (this.isStopped) return;
         // Asked per message, so a service without tracing makes no span objects on this path.
         outcome = isTracingOn()
           ? await tracedAttempt(record, this.settings.groupId, attempt, () => this.attempt(record, attempt))
