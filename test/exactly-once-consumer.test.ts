@@ -129,6 +129,13 @@ async function setUp(partitions = 1, options: SetUpOptions = {}): Promise<Setup>
   };
 }
 
+/** A promise and the call that resolves it: a gate a test opens when its handlers got far enough. */
+function newGate(): { promise: Promise<void>; open(): void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
 const values = (collector: RecordCollector): string[] =>
   collector.records.map((record) => record.value?.toString() ?? '');
 
@@ -271,8 +278,7 @@ describe('ExactlyOnceConsumer against a real broker', () => {
   it('runs the tasks of one partition concurrently up to its bound, each task in order', async () => {
     let inFlight = 0;
     let peak = 0;
-    let openGate: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const { promise: gate, open: openGate } = newGate();
     const setup = await setUp(1, {
       tuning: { maxConcurrency: 8 },
       async whileHandling() {
@@ -314,8 +320,7 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     const size = Buffer.byteLength(JSON.stringify(messages[0])) + (messages[0] as TestMessage).task.length;
     const started: { consumer?: ExactlyOnceConsumer<TestMessage> } = {};
     let peak = 0;
-    let openGate: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const { promise: gate, open: openGate } = newGate();
     const setup = await setUp(1, {
       // Room for five of them by bytes, where the message bound and the concurrency would take all 20.
       tuning: { maxBufferedBytes: 5 * size + Math.floor(size / 2) },
@@ -336,8 +341,7 @@ describe('ExactlyOnceConsumer against a real broker', () => {
 
   it('loses and repeats nothing when a second instance joins mid-run and partitions move', async () => {
     let partitionsReady = 0;
-    let openGate: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const { promise: gate, open: openGate } = newGate();
     const setup = await setUp(4, {
       // Held until the second instance has taken up its partitions, so the rebalance meets
       // messages in progress: the first instance keeps partitions whose committed offset lags.
@@ -384,10 +388,8 @@ describe('ExactlyOnceConsumer against a real broker', () => {
 
   it('closing waits for the handlers running, and leaves the messages waiting for a slot to the next owner', async () => {
     let running = 0;
-    let twoRunning: () => void = () => undefined;
-    const bothRunning = new Promise<void>((resolve) => (twoRunning = resolve));
-    let openGate: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const { promise: bothRunning, open: twoRunning } = newGate();
+    const { promise: gate, open: openGate } = newGate();
     const setup = await setUp(1, {
       tuning: { maxConcurrency: 2 },
       async whileHandling() {
