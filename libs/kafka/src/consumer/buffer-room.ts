@@ -6,10 +6,15 @@
  * byte limits. `take` waits, in arrival order, until room is given back; `cancelWaiters` ends every
  * wait with `false` (a consumer closing).
  */
+interface Waiter {
+  bytes: number;
+  granted(granted: boolean): void;
+}
+
 export class BufferRoom {
   private messages = 0;
   private bytes = 0;
-  private readonly waiters: { bytes: number; granted: (granted: boolean) => void }[] = [];
+  private readonly waiters: Waiter[] = [];
 
   constructor(
     readonly maxMessages: number,
@@ -53,8 +58,8 @@ export class BufferRoom {
     }
     this.messages -= messages;
     this.bytes -= bytes;
-    while (this.waiters.length > 0 && this.fits((this.waiters[0] as { bytes: number }).bytes)) {
-      const waiter = this.waiters.shift() as { bytes: number; granted: (granted: boolean) => void };
+    for (let next = this.waiters[0]; next !== undefined && this.fits(next.bytes); next = this.waiters[0]) {
+      const waiter = this.waiters.shift() as Waiter;
       this.hold(waiter.bytes);
       waiter.granted(true);
     }

@@ -156,7 +156,7 @@ export class ExactlyOnceConsumer<T> {
           }
           // Not taken: received before (kafkajs fetches again from the committed offset after a
           // rebalance that left the partition here), or the worker stopped, checked above next.
-          if (!worker.receive(record)) this.room.give(1, bytes);
+          if (!worker.receive(record, bytes)) this.room.give(1, bytes);
         }
       },
     });

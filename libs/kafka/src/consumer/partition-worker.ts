@@ -141,16 +141,16 @@ export class PartitionWorker<T> {
   }
 
   /**
-   * Takes a record in offset order and starts it when its task has nothing earlier in progress.
-   * False when the record is not taken (already received, or the worker stopped): the caller keeps
-   * its buffer room.
+   * Takes a record in offset order, holding `bytes` of buffer room (roomOf), and starts it when its
+   * task has nothing earlier in progress. False when the record is not taken (already received, or
+   * the worker stopped): the caller keeps its buffer room.
    */
-  receive(record: ConsumedRecord): boolean {
+  receive(record: ConsumedRecord, bytes: number): boolean {
     const offset = Number(record.offset);
     if (this.state !== 'running' || this.offsets.hasReceived(offset)) return false;
     this.offsets.begin(offset);
     this.buffered += 1;
-    this.bufferedBytes += roomOf(record);
+    this.bufferedBytes += bytes;
     if (this.lanes.push(laneOf(record), record)) this.start(record, 1);
     return true;
   }
