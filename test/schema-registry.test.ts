@@ -73,3 +73,17 @@ test('an unreachable registry is a retriable REGISTRY_UNAVAILABLE', async () => 
     retriable: true,
   });
 });
+
+test('instances starting at once register one schema under a new subject: each gets the same id, none is refused', async () => {
+  // What `docker compose up` does on a fresh registry: every service registers the handoff schema
+  // at the same moment. Apicurio answered all but one of the concurrent compatibility settings with
+  // HTTP 409 ("a rule named COMPATIBILITY already exists"), which stopped those services.
+  const subject = uniqueName('baton.test.concurrent');
+  const clients = Array.from({ length: 8 }, () => new SchemaRegistryClient({ url: registryUrl }));
+
+  const ids = await Promise.all(clients.map((client) => client.register(HANDOFF_V1, subject, 'BACKWARD')));
+
+  expect(new Set(ids).size).toBe(1);
+  expect(await getJson(`/subjects/${subject}/versions`)).toEqual([1]);
+  expect(await getJson(`/config/${subject}`)).toEqual({ compatibilityLevel: 'BACKWARD' });
+});

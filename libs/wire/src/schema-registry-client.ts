@@ -129,9 +129,15 @@ export class SchemaRegistryClient {
    * 404 for a new subject, Apicurio the global rule), so the level is always set first.
    */
   async setCompatibility(subject: string, level: Compatibility): Promise<void> {
+    const path = `/config/${encodeURIComponent(subject)}`;
+    const body = JSON.stringify({ compatibility: level });
     let response: { status: number; text: string };
     try {
-      response = await this.put(`/config/${encodeURIComponent(subject)}`, JSON.stringify({ compatibility: level }));
+      response = await this.put(path, body);
+      // Apicurio creates the subject's rule on the first PUT and answers a concurrent first PUT with
+      // 409 ("a rule named COMPATIBILITY already exists"): instances starting together (compose up)
+      // race there. The rule exists by then, so the same PUT again updates it.
+      if (response.status === 409) response = await this.put(path, body);
     } catch (error) {
       throw registryError(`setting compatibility of ${subject}`, error);
     }
@@ -146,12 +152,21 @@ export class SchemaRegistryClient {
   /** Registers `schema` under `subject` (idempotent for an identical schema) and returns its id. */
   async register(schema: AvroRecordSchema, subject: string, level: Compatibility = 'BACKWARD'): Promise<number> {
     await this.setCompatibility(subject, level);
-    try {
-      const { id } = await this.registry.register(
+    const registerOnce = () =>
+      this.registry.register(
         { type: SchemaType.AVRO, schema: JSON.stringify(schema) },
         { subject, compatibility: COMPATIBILITY[level] },
       );
-      return id;
+    try {
+      try {
+        return (await registerOnce()).id;
+      } catch (error) {
+        // Apicurio refuses a concurrent first registration of a subject with 409 ("an artifact with
+        // ID ... already exists"), as it does an incompatible schema. Once the subject exists, the
+        // same schema registers as its existing version; an incompatible one is refused again.
+        if ((error as HttpLikeError | undefined)?.status !== 409) throw error;
+        return (await registerOnce()).id;
+      }
     } catch (error) {
       throw registryError(`registering ${subject}`, error);
     }
