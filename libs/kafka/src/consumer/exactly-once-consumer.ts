@@ -12,6 +12,7 @@ import type { MessageProcessor } from './message-processor.js';
 import { PartitionWorker } from './partition-worker.js';
 import { Permits } from './permits.js';
 import { ProcessedIds } from './processed-ids.js';
+import { fetchTopicWatermarks } from '../topics/topic-watermarks.js';
 
 export interface ExactlyOnceConsumerOptions<T> {
   kafka: KafkaClient;
@@ -238,7 +239,8 @@ export class ExactlyOnceConsumer<T> {
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
     const offset = committed?.partitions.find((entry) => entry.partition === partition)?.offset ?? '-1';
     if (offset !== '-1') return offset;
-    const watermarks = await admin.fetchTopicOffsets(topic);
+    // Bounded: a failure here starts the partition's take-up over (startWorker), after a backoff.
+    const watermarks = await fetchTopicWatermarks(admin, topic, AbortSignal.timeout(30_000));
     return watermarks.find((entry) => entry.partition === partition)?.low ?? '0';
   }
 

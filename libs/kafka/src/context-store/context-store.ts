@@ -4,6 +4,7 @@ import { BatonError } from '@baton/errors';
 import { kafkajsProducer } from '../create-kafka.js';
 import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 import { isLegalTopicName } from '../topics/topic-names.js';
+import { fetchTopicWatermarks, type TopicWatermarks } from '../topics/topic-watermarks.js';
 import { ChunkCollector } from './chunk-collector.js';
 import { chunkHeaders } from './chunk-headers.js';
 import { readChunks } from './chunk-reader.js';
@@ -141,7 +142,7 @@ export class ContextStore {
           details: { uri: ref.uri },
         }),
       async (signal) => {
-        const endOffset = await this.endOffsetHolding(location, ref.uri);
+        const endOffset = await this.endOffsetHolding(location, ref.uri, signal);
         const collector = new ChunkCollector(ref.uri, location.offset);
         await readChunks({
           kafka: this.kafka,
@@ -171,11 +172,11 @@ export class ContextStore {
    * The partition's end offset, once the watermarks show the location can still hold a record:
    * an offset below the low watermark was removed by retention, and waiting would not bring it back.
    */
-  private async endOffsetHolding(location: ContextLocation, uri: string): Promise<bigint> {
+  private async endOffsetHolding(location: ContextLocation, uri: string, signal: AbortSignal): Promise<bigint> {
     await this.adminConnection.ensure();
-    let offsets: Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
+    let offsets: TopicWatermarks;
     try {
-      offsets = await this.admin.fetchTopicOffsets(location.topic);
+      offsets = await fetchTopicWatermarks(this.admin, location.topic, signal);
     } catch (error) {
       throw new BatonError('KAFKA_UNAVAILABLE', `the offsets of ${location.topic} could not be read`, { cause: error });
     }
