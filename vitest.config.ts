@@ -27,6 +27,14 @@ export default defineConfig({
           // Chromium for the page's browser test, installed when missing and the machine allows it
           // (test/system-tools); one broker and one registry serve every file; each test makes its own topics.
           globalSetup: ['test/system-tools/global-setup.ts', 'test/global-setup.ts'],
+          // Two files at a time, whatever the cores (Vitest's default is one fewer than the cores: one
+          // on 2). Most of an integration test is waiting for the broker (group joins, transactions,
+          // timeouts), so two share 2 cores well: the files took 11 to 15 minutes one after another
+          // and under 5 two at a time. Running together also found two races that one at a time hid.
+          maxWorkers: 2,
+          // A group of its own: Vitest refuses projects of one group with different maxWorkers, which
+          // the unit project's default (cores - 1) would be on a machine of more than 3 cores.
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
