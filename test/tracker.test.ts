@@ -135,5 +135,18 @@ describe('the tracker: who owns each task, rebuilt from the events topic', () =>
     const metrics = await (await fetch(`${restarted.address}/metrics`)).text();
     expect(metrics).toContain('baton_tasks{status="FINISH",service="tracker"} 4');
     expect(metrics).toContain('baton_tasks{status="BREAK",service="tracker"} 1');
+
+    // A tracker bounded to 5 timeline entries a task keeps each task's newest 5 and folds all 12.
+    const bounded = await rig.addProcess('tracker-bounded', TRACKER, { BATON_TRACKER_MAX_EVENTS_PER_TASK: '5' });
+    await waitFor(async () => (await ready(bounded)) && (await done(bounded)), {
+      description: 'the bounded tracker ready and seeing the flow done',
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    for (const child of children) {
+      const full = (await task(steady, child)) as TaskView;
+      const kept = (await task(bounded, child)) as TaskView;
+      expect(kept.timeline, child).toEqual(full.timeline.slice(-5));
+      expect({ ...kept, timeline: full.timeline }, child).toEqual(full);
+    }
   }, 240_000);
 });

@@ -6,6 +6,8 @@
  */
 export {
   TaskBook,
+  DEFAULT_BOOK_MAX_EVENTS,
+  DEFAULT_BOOK_MAX_EVENTS_PER_TASK,
   STATUS_TABLE,
   taskIdOf,
   TASK_STATUSES,

@@ -299,4 +299,33 @@ describe('a negotiated handoff in the TaskBook', () => {
     });
     expect(dutyOf(negotiation(book), settings, clock)).toMatchObject({ due: { kind: 'fail' } });
   });
+
+  it('keeps a task whose negotiation is open past the book’s bounds, and forgets it once the negotiation ended', () => {
+    const routed = (taskId: string, n: number): TaskEvent => ({
+      kind: 'outcome',
+      value: {
+        event_id: u(`e-${taskId}-${n}`),
+        time: new Date(clock + n).toISOString(),
+        task_id: taskId,
+        message_id: u(`m-${taskId}-${n}`),
+        agent_id: 'router',
+        handoff_type: 'TASK_TRANSFER',
+        outcome: 'ROUTED',
+        target: 'x',
+      },
+    });
+    const book = fold([staged(), request('expert', 'r1')], new TaskBook({ maxTasks: 2, maxEvents: 3 }));
+    fold([routed('a', 1), routed('b', 2), routed('b', 3)], book);
+    // Over both bounds, the task updated least recently but negotiating stays: `a` went instead.
+    expect(book.get('t')?.timeline).toHaveLength(2);
+    expect(book.get('a')).toBeUndefined();
+    expect(book.get('b')?.timeline).toHaveLength(2);
+    fold([accept('expert', 'r1'), transfer('expert', 'r1'), complete('expert', 'r1')], book);
+    expect(negotiation(book).outcome).toBe('COMPLETED');
+    expect(book.get('b')).toBeUndefined();
+    fold([routed('c', 4)], book);
+    expect(book.get('t')).toBeUndefined();
+    expect(book.get('c')?.timeline).toHaveLength(1);
+    expect(book.size).toBe(1);
+  });
 });

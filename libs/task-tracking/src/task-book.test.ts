@@ -267,4 +267,54 @@ describe('TaskBook: lists and counts', () => {
     expect(book.get('t2')).toBeUndefined();
     expect(book.get('t1')?.timeline).toHaveLength(2);
   });
+
+  it('forgets the tasks updated least recently while it holds more timeline entries than maxEvents', () => {
+    const book = fold(
+      [
+        event('t1', 'ROUTED', { target: 'x' }),
+        event('t2', 'ROUTED', { target: 'x' }),
+        event('t1', 'COMPLETED'),
+        event('t3', 'ROUTED', { target: 'x' }),
+        event('t3', 'COMPLETED'),
+      ],
+      new TaskBook({ maxEvents: 4 }),
+    );
+    expect(book.size).toBe(2);
+    expect(book.get('t2')).toBeUndefined();
+    expect(book.get('t1')?.timeline).toHaveLength(2);
+    expect(book.get('t3')?.timeline).toHaveLength(2);
+  });
+
+  it('keeps the newest maxEventsPerTask entries of a task, and still counts, dates and folds every event', () => {
+    const events = [
+      event('t1', 'ROUTED', { target: 'a' }),
+      event('t1', 'PROCESSED'),
+      event('t1', 'HANDED_OFF', { target: 'b' }),
+      event('t1', 'PROCESSED'),
+      event('t1', 'COMPLETED'),
+    ];
+    const book = fold(events, new TaskBook({ maxEventsPerTask: 3 }));
+    const task = book.get('t1');
+    expect(task?.timeline.map((entry) => entry.kind === 'outcome' && entry.event_id)).toEqual(
+      events.slice(2).map((each) => each.event_id),
+    );
+    expect(task?.counts).toEqual({ events: 5, outcomes: { ROUTED: 1, PROCESSED: 2, HANDED_OFF: 1, COMPLETED: 1 } });
+    expect(task?.created_at).toBe(events[0]?.time);
+    expect(task?.updated_at).toBe(events[4]?.time);
+    expect(task?.status).toBe('FINISH');
+    expect(task?.status_history.map((change) => change.status)).toEqual(['CREATE', 'EXECUTING', 'FINISH']);
+    // An event still in the timeline is recognised when read again.
+    expect(book.add(events[4] as OutcomeEvent)).toBe(false);
+  });
+
+  it('counts only the entries a task keeps against maxEvents', () => {
+    const book = new TaskBook({ maxEventsPerTask: 3, maxEvents: 4 });
+    for (let n = 0; n < 5; n += 1) book.add(event('t1', 'PROCESSED'));
+    book.add(event('t2', 'ROUTED', { target: 'x' }));
+    expect(book.size).toBe(2);
+    book.add(event('t2', 'COMPLETED'));
+    expect(book.size).toBe(1);
+    expect(book.get('t1')).toBeUndefined();
+    expect(book.get('t2')?.timeline).toHaveLength(2);
+  });
 });

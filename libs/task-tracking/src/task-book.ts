@@ -145,13 +145,28 @@ interface TaskRecord {
   owner: string | null;
   parents: string[];
   children: Set<string>;
+  /** The ids of the timeline's entries: an event seen again is ignored. */
   eventIds: Set<string>;
+  /** The newest entries, up to maxEventsPerTask. */
   timeline: TimelineEntry[];
+  /** Every event folded, the ones dropped from the timeline included. */
+  eventCount: number;
+  /** The time of the task's first event, kept when that event leaves the timeline. */
+  createdAt: string;
   history: StatusChange[];
   outcomes: Partial<Record<HandoffOutcomeKind, number>>;
   negotiations: Map<string, NegotiationFold>;
   refused: RefusedMessage[];
 }
+
+/**
+ * The services' bound on a book's timeline entries: at about 2 KB of heap each, some 200 MiB, within
+ * the services' 512 MiB heap (services/node.env) beside everything else they hold.
+ */
+export const DEFAULT_BOOK_MAX_EVENTS = 100_000;
+
+/** The services' bound on one task's timeline: a task that runs for days keeps its newest steps. */
+export const DEFAULT_BOOK_MAX_EVENTS_PER_TASK = 1_000;
 
 export interface TaskBookOptions {
   /**
@@ -160,6 +175,17 @@ export interface TaskBookOptions {
    * interleaved partitions, so only an unbounded book is a pure function of each task's events.
    */
   maxTasks?: number;
+  /**
+   * Timeline entries kept over all tasks; past it, as past maxTasks, the tasks updated least
+   * recently are forgotten. An entry weighs about 2 KB of heap (its ids and time are strings of
+   * their own), so this is the bound that holds the book's memory. Unbounded by default.
+   */
+  maxEvents?: number;
+  /**
+   * Timeline entries kept per task, the newest; the task's counts, status and negotiations still
+   * fold every event. Unbounded by default.
+   */
+  maxEventsPerTask?: number;
 }
 
 /**
@@ -171,10 +197,16 @@ export interface TaskBookOptions {
 export class TaskBook {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly maxTasks: number;
+  private readonly maxEvents: number;
+  private readonly maxEventsPerTask: number;
+  /** Timeline entries over all tasks. */
+  private entries = 0;
   private readonly strings = new StringPool();
 
   constructor(options: TaskBookOptions = {}) {
     this.maxTasks = options.maxTasks ?? Number.POSITIVE_INFINITY;
+    this.maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
+    this.maxEventsPerTask = options.maxEventsPerTask ?? Number.POSITIVE_INFINITY;
   }
 
   /** Folds one outcome event in; false when it had been folded already. */
@@ -190,11 +222,17 @@ export class TaskBook {
     if (existing?.eventIds.has(id)) return false;
     const task = existing ?? this.newRecord(taskId);
     const at = timeOf(event);
-    if (task.timeline.length === 0) task.history.push({ status: 'CREATE', at, event_id: id });
+    if (task.eventCount === 0) {
+      task.history.push({ status: 'CREATE', at, event_id: id });
+      task.createdAt = at;
+    }
     task.eventIds.add(id);
+    task.eventCount += 1;
+    this.entries += 1;
     if (event.kind === 'outcome') this.foldOutcome(task, event.value);
     else if (event.kind === 'staged') this.foldStaged(task, event.value);
     else this.foldLifecycle(task, event.value);
+    this.trim(task);
     this.touch(task);
     this.evict(taskId);
     return true;
@@ -209,9 +247,7 @@ export class TaskBook {
 
   /** Every task with a negotiation still open. */
   tasksNegotiating(): string[] {
-    return [...this.tasks.values()]
-      .filter((task) => [...task.negotiations.values()].some((fold) => fold.negotiation.outcome === 'OPEN'))
-      .map((task) => task.task_id);
+    return [...this.tasks.values()].filter(isNegotiating).map((task) => task.task_id);
   }
 
   private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
@@ -328,7 +364,7 @@ export class TaskBook {
   /** The task, or undefined when none of its events has been read (a parent only named by children included). */
   get(taskId: string): TaskView | undefined {
     const task = this.tasks.get(taskId);
-    if (task === undefined || task.timeline.length === 0) return undefined;
+    if (task === undefined || task.eventCount === 0) return undefined;
     return {
       ...this.summaryOf(task),
       timeline: [...task.timeline],
@@ -351,7 +387,7 @@ export class TaskBook {
     const ids = [...this.tasks.values()]
       .filter(
         (task) =>
-          task.timeline.length > 0 && (options.status === undefined || task.status === options.status) && inFlow(task),
+          task.eventCount > 0 && (options.status === undefined || task.status === options.status) && inFlow(task),
       )
       .map((task) => task.task_id)
       .sort();
@@ -361,7 +397,7 @@ export class TaskBook {
   /** How many tasks are in each status (every status listed, zeros included). */
   statusCounts(): Record<TaskStatus, number> {
     const counts = Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<TaskStatus, number>;
-    for (const task of this.tasks.values()) if (task.timeline.length > 0) counts[task.status] += 1;
+    for (const task of this.tasks.values()) if (task.eventCount > 0) counts[task.status] += 1;
     return counts;
   }
 
@@ -391,6 +427,8 @@ export class TaskBook {
       children: new Set(),
       eventIds: new Set(),
       timeline: [],
+      eventCount: 0,
+      createdAt: '',
       history: [],
       outcomes: {},
       negotiations: new Map(),
@@ -405,8 +443,8 @@ export class TaskBook {
       owner: task.owner,
       parent_task_ids: [...task.parents],
       children: [...task.children].sort(),
-      counts: { events: task.timeline.length, outcomes: { ...task.outcomes } },
-      created_at: task.timeline[0]?.time ?? '',
+      counts: { events: task.eventCount, outcomes: { ...task.outcomes } },
+      created_at: task.createdAt,
       updated_at: task.timeline.at(-1)?.time ?? '',
     };
   }
@@ -417,13 +455,41 @@ export class TaskBook {
     this.tasks.set(task.task_id, task);
   }
 
+  /** Drops the task's oldest timeline entries past maxEventsPerTask, and the status changes as many. */
+  private trim(task: TaskRecord): void {
+    while (task.timeline.length > this.maxEventsPerTask) {
+      const dropped = task.timeline.shift() as TimelineEntry;
+      task.eventIds.delete(dropped.kind === 'outcome' ? dropped.event_id : dropped.message_id);
+      this.entries -= 1;
+    }
+    if (task.history.length > this.maxEventsPerTask)
+      task.history.splice(0, task.history.length - this.maxEventsPerTask);
+  }
+
+  /**
+   * Forgets the tasks updated least recently while the book is past a bound, but never `keep` (the
+   * task just updated) nor a task with a negotiation still open: the tracker acts on those (their
+   * deadlines, the context to send), and the open ones are few, each open for seconds.
+   */
   private evict(keep: string): void {
-    while (this.tasks.size > this.maxTasks) {
-      const oldest = this.tasks.keys().next().value;
-      if (oldest === undefined || oldest === keep) return;
-      this.tasks.delete(oldest);
+    let passed = 0;
+    while ((this.tasks.size > this.maxTasks || this.entries > this.maxEvents) && passed < this.tasks.size) {
+      const oldest = this.tasks.values().next().value as TaskRecord;
+      if (oldest.task_id === keep) return;
+      if (isNegotiating(oldest)) {
+        this.touch(oldest);
+        passed += 1;
+        continue;
+      }
+      this.tasks.delete(oldest.task_id);
+      this.entries -= oldest.timeline.length;
     }
   }
+}
+
+function isNegotiating(task: TaskRecord): boolean {
+  for (const fold of task.negotiations.values()) if (fold.negotiation.outcome === 'OPEN') return true;
+  return false;
 }
 
 function correlationOf(entry: TimelineEntry): string | undefined {

@@ -1,6 +1,7 @@
 import { loadRegistryConfig } from '@baton/agent-registry';
 import { DEFAULT_INLINE_MAX_BYTES, MAX_INLINE_MAX_BYTES } from '@baton/negotiation';
 import { integerSetting, loadServiceConfig, type HttpTls, type ServiceConfig } from '@baton/runtime';
+import { DEFAULT_BOOK_MAX_EVENTS, DEFAULT_BOOK_MAX_EVENTS_PER_TASK } from '@baton/task-tracking';
 import { BatonError } from '@baton/errors';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
 import type { JwtSettings } from './access/jwt.js';
@@ -20,6 +21,10 @@ export interface GatewayConfig extends ServiceConfig {
   deadLettersPerTopic: number;
   /** Tasks whose timelines are kept in memory; the least recently updated go first. */
   timelineTasks: number;
+  /** Timeline entries kept in memory over all tasks (about 2 KB of heap each); the least recently updated tasks go first. */
+  timelineEvents: number;
+  /** Timeline entries kept per task, the newest. */
+  timelineEventsPerTask: number;
   /** BATON_LIVENESS_WINDOW_MS; undefined: 3 heartbeat intervals of each agent instance. */
   livenessWindowMs: number | undefined;
   /** BATON_HTTP_TLS_CERT_FILE and _KEY_FILE (and _KEY_PASSWORD_FILE) read: the API over HTTPS; undefined: plain HTTP. */
@@ -88,6 +93,8 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
     ),
     deadLettersPerTopic: integerSetting(env, 'BATON_DLQ_INDEX_LIMIT', 50_000),
     timelineTasks: integerSetting(env, 'BATON_TIMELINE_TASKS', 100_000),
+    timelineEvents: integerSetting(env, 'BATON_TIMELINE_EVENTS', DEFAULT_BOOK_MAX_EVENTS),
+    timelineEventsPerTask: integerSetting(env, 'BATON_TIMELINE_EVENTS_PER_TASK', DEFAULT_BOOK_MAX_EVENTS_PER_TASK),
     livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,
     httpTls: loadHttpTls(env),
   });

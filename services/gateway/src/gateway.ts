@@ -81,8 +81,13 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const metrics = gatewayMetrics(metricsRegistry);
   const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
 
-  // The tracker's fold, bounded: past BATON_TIMELINE_TASKS the task updated least recently goes.
-  const tasks = new TaskBook({ maxTasks: config.timelineTasks });
+  // The tracker's fold, bounded: past BATON_TIMELINE_TASKS tasks or BATON_TIMELINE_EVENTS entries
+  // the task updated least recently goes.
+  const tasks = new TaskBook({
+    maxTasks: config.timelineTasks,
+    maxEvents: config.timelineEvents,
+    maxEventsPerTask: config.timelineEventsPerTask,
+  });
   // The agents' replies to the user, bounded alike, and the streams that follow a task live.
   const replies = new TaskReplies(config.timelineTasks);
   const feed = new TaskFeed();

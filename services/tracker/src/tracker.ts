@@ -49,7 +49,7 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     messageStages(config, logger, registry),
   );
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
-  const book = new TaskBook();
+  const book = new TaskBook({ maxEvents: config.maxEvents, maxEventsPerTask: config.maxEventsPerTask });
   registerTaskGauges(registry, book);
   const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
   const coordinator = new NegotiationCoordinator({
