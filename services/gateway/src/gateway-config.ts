@@ -21,7 +21,7 @@ export interface GatewayConfig extends ServiceConfig {
   deadLettersPerTopic: number;
   /** Tasks whose timelines are kept in memory; the least recently updated go first. */
   timelineTasks: number;
-  /** Timeline entries kept in memory over all tasks (about 2 KB of heap each); the least recently updated tasks go first. */
+  /** Timeline entries kept in memory over all tasks (about 500 bytes of heap each); the least recently updated tasks go first. */
   timelineEvents: number;
   /** Timeline entries kept per task, the newest. */
   timelineEventsPerTask: number;

@@ -5,12 +5,12 @@ import { loadTrackerConfig } from './tracker-config.js';
 const env = { KAFKA_BROKERS: 'localhost:9092', SCHEMA_REGISTRY_URL: 'http://localhost:8081' };
 
 describe('loadTrackerConfig: the bounds of the task book', () => {
-  it('defaults to 100,000 timeline entries and 1,000 per task', () => {
+  it('defaults to 200,000 timeline entries and 1,000 per task', () => {
     expect(loadTrackerConfig(env)).toMatchObject({
       maxEvents: DEFAULT_BOOK_MAX_EVENTS,
       maxEventsPerTask: DEFAULT_BOOK_MAX_EVENTS_PER_TASK,
     });
-    expect([DEFAULT_BOOK_MAX_EVENTS, DEFAULT_BOOK_MAX_EVENTS_PER_TASK]).toEqual([100_000, 1_000]);
+    expect([DEFAULT_BOOK_MAX_EVENTS, DEFAULT_BOOK_MAX_EVENTS_PER_TASK]).toEqual([200_000, 1_000]);
   });
 
   it('reads BATON_TRACKER_MAX_EVENTS and BATON_TRACKER_MAX_EVENTS_PER_TASK', () => {

@@ -7,7 +7,7 @@ export interface TrackerConfig extends ServiceConfig {
   catchUpTimeoutMs: number;
   /** The deadlines of negotiated handoffs the tracker enforces. */
   negotiation: NegotiationSettings;
-  /** Timeline entries kept over all tasks (about 2 KB of heap each); the least recently updated tasks go first. */
+  /** Timeline entries kept over all tasks (about 500 bytes of heap each); the least recently updated tasks go first. */
   maxEvents: number;
   /** Timeline entries kept per task, the newest. */
   maxEventsPerTask: number;
