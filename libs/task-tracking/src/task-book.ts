@@ -192,8 +192,9 @@ export interface TaskBookOptions {
 /**
  * The fold of the events topic into tasks. Each task's state depends only on its events and their
  * order (one partition per task, so topic order), never on the clock: a book rebuilt from the topic
- * equals one that never stopped. An event seen again (same event_id) is ignored. A parent's
- * children are known even when the children's events are read before the parent's.
+ * equals one that never stopped. An event seen again (same event_id) is ignored while its task's
+ * timeline still holds it. A parent's children are known even when the children's events are read
+ * before the parent's.
  */
 export class TaskBook {
   private readonly tasks = new Map<string, TaskRecord>();
