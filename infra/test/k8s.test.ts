@@ -146,6 +146,9 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
         HTTP_PORT: '8080',
         HTTP_HOST: '0.0.0.0',
       });
+      // A stuck drain is given up, and logged, before the kubelet's SIGKILL cuts it short unexplained.
+      const gracePeriodMs = 1_000 * (get('Deployment', name).spec.template.spec.terminationGracePeriodSeconds ?? 30);
+      expect(Number(config.data?.BATON_SHUTDOWN_TIMEOUT_MS)).toBeLessThan(gracePeriodMs);
     });
 
     it('is annotated for Prometheus', () => {

@@ -24,6 +24,8 @@ export class Service {
   private readonly started: Component[] = [];
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  /** The component whose close is under way. */
+  private closingNow: string | undefined;
   private running = false;
 
   constructor(private readonly options: ServiceOptions) {
@@ -42,6 +44,11 @@ export class Service {
   /** Ready: started, not closing, and every component that can tell says it is ready. */
   isReady(): boolean {
     return this.running && this.closing === undefined && this.components.every((part) => part.isReady?.() ?? true);
+  }
+
+  /** The name of the component being closed, while a close is under way: what a stuck close waits for. */
+  get closingComponent(): string | undefined {
+    return this.closingNow;
   }
 
   /** Rejects, once all have run, with the failure of any close (an AggregateError for several). */
@@ -99,6 +106,7 @@ export class Service {
   private async closeInReverse(): Promise<unknown[]> {
     const failures: unknown[] = [];
     for (const part of this.started.splice(0).reverse()) {
+      this.closingNow = part.name;
       try {
         await part.close();
       } catch (error) {
@@ -109,6 +117,7 @@ export class Service {
         );
       }
     }
+    this.closingNow = undefined;
     return failures;
   }
 }
