@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { get } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { capturedLogger } from '../captured-logger.test-helper.js';
 import { createServiceMetrics } from '../metrics.js';
 import { HttpServer, type HttpTls } from './http-server.js';
 
-function server(ready = true, tls?: HttpTls) {
+function server(ready = true, tls?: HttpTls, closeGraceMs?: number) {
   const { logger, lines } = capturedLogger('http-test');
   const http = new HttpServer({
     port: 0,
@@ -18,6 +19,7 @@ function server(ready = true, tls?: HttpTls) {
     metrics: createServiceMetrics({ service: 'http-test' }),
     logger,
     tls,
+    ...(closeGraceMs === undefined ? {} : { closeGraceMs }),
   });
   return { http, app: http.app, lines };
 }
@@ -115,6 +117,36 @@ describe('the chassis HTTP server', () => {
     expect((await fetch(`${address}/healthz`)).status).toBe(200);
     await http.close();
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+  });
+
+  it('lets a request in progress finish within the grace when it closes', async () => {
+    const { http, app, lines } = server(true, undefined, 2_000);
+    app.get('/slow', async () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 200)));
+    await http.start();
+    const answer = fetch(`${http.address()}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await http.close();
+    expect(await (await answer).json()).toEqual({ done: true });
+    expect(lines.filter((line) => line.event === 'http.close_forced')).toEqual([]);
+  });
+
+  it('closes the connections still open past the grace, and says so', async () => {
+    const { http, app, lines } = server(true, undefined, 300);
+    let received: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (received = resolve));
+    // Answers nothing, as a client that never hangs up keeps its connection.
+    app.get('/never', async (_request, reply) => {
+      reply.hijack();
+      received();
+    });
+    await http.start();
+    const hungUp = new Promise<string>((resolve) =>
+      get(`${http.address()}/never`).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? '')),
+    );
+    await arrived;
+    await http.close();
+    expect(await hungUp).toBe('ECONNRESET');
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', event: 'http.close_forced', grace_ms: 300 }));
   });
 
   it('serves HTTPS given a certificate and key, and tells an https:// address', async () => {

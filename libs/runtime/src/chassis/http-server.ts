@@ -32,7 +32,19 @@ export interface HttpServerOptions {
   ajv?: FastifyServerOptions['ajv'];
   /** Serve HTTPS with this certificate and key; unset: plain HTTP. */
   tls?: HttpTls | undefined;
+  /** How long a close waits for the requests in progress before it closes their connections (5 s). */
+  closeGraceMs?: number;
 }
+
+/**
+ * A close waits this long for requests in progress: longer than an API call takes (a publish
+ * answers within BATON_PUBLISH_TIMEOUT_MS's default of 10 s only when Kafka is down, and then a
+ * 503), far shorter than a stop may take (BATON_SHUTDOWN_TIMEOUT_MS).
+ */
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
+
+/** While a close waits, how often the connections whose requests have ended are closed. */
+const IDLE_CHECK_MS = 50;
 
 /**
  * The HTTP face of every service, as a component: /healthz (the process answers: liveness),
@@ -80,8 +92,27 @@ export class HttpServer implements Component {
     await this.app.listen({ port: this.options.port, host: this.options.host });
   }
 
-  close(): Promise<void> {
-    return this.app.close();
+  /**
+   * Stops listening and waits for the requests in progress, closing each connection as its request
+   * ends, then, past the grace, closes the connections still open. Node closes the connections
+   * idle when the close begins; one whose request was in progress was then kept alive, idle, for
+   * the keep-alive timeout (72 s in Fastify), and the close waited for it: a gateway stopped with
+   * a request in progress hung for its whole shutdown deadline (25 s).
+   */
+  async close(): Promise<void> {
+    const graceMs = this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    const closing = this.app.close();
+    const idle = setInterval(() => this.app.server.closeIdleConnections(), IDLE_CHECK_MS);
+    const grace = setTimeout(() => {
+      this.options.logger.warn({ event: 'http.close_forced', grace_ms: graceMs }, 'connections still open: closed');
+      this.app.server.closeAllConnections();
+    }, graceMs);
+    try {
+      await closing;
+    } finally {
+      clearInterval(idle);
+      clearTimeout(grace);
+    }
   }
 
   /** Where the server listens, as a URL (services log it, npm start prints it): https:// when serving TLS. */
