@@ -36,4 +36,15 @@ describe('runService', () => {
     ]);
     expect(logs.at(-1)).toMatchObject({ level: 'error', component: 'stuck', timeout_ms: 500 });
   }, 30_000);
+
+  it('refuses a BATON_SHUTDOWN_TIMEOUT_MS that is not a positive integer as the start’s failure: CONFIG_INVALID, exit 1', async () => {
+    const { code, logs } = await stopStuckService({ BATON_SHUTDOWN_TIMEOUT_MS: '0' });
+
+    expect(code).toBe(1);
+    expect(logs.at(-1)).toMatchObject({
+      level: 'fatal',
+      event: 'service.start_failed',
+      err: { code: 'CONFIG_INVALID', path: '/env/BATON_SHUTDOWN_TIMEOUT_MS' },
+    });
+  }, 30_000);
 });

@@ -20,7 +20,9 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
  * it was waiting for and exits 1, rather than hang until a supervisor kills it unexplained.
  */
 export async function runService(build: () => Promise<Service> | Service, logger: Logger): Promise<void> {
-  const shutdownTimeoutMs = integerSetting(process.env, 'BATON_SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS);
+  // Read with the service's own settings, so that a bad value is reported as theirs are; a signal
+  // before then is given the default.
+  let shutdownTimeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let service: Service | undefined;
   let tracing: Tracing | undefined;
   let stopping = false;
@@ -57,6 +59,7 @@ export async function runService(build: () => Promise<Service> | Service, logger
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
   try {
+    shutdownTimeoutMs = integerSetting(process.env, 'BATON_SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS);
     service = await build();
     if (stopping) {
       await service.close();
