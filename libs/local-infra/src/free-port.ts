@@ -2,19 +2,40 @@ import { createServer, type Server } from 'node:net';
 import { hasErrorCode } from '@baton/errors';
 
 /**
- * Ports the kernel reports free on 127.0.0.1, all distinct. Another process may still take one
- * before our child binds it; `retryOnPortClash` covers that window.
+ * Where ports are picked: below the ranges the kernel draws from for bind(0) and outgoing
+ * connections (Linux 32768-60999, macOS and Windows 49152-65535). A port the kernel handed out as
+ * free was soon handed to another process too: a JVM takes seconds to bind what it was given, and
+ * with two test files at once, npm start's broker lost its port to another file's process, so its
+ * kafka.log held the failed attempt's errors before retryOnPortClash started it again.
  */
-export async function findFreePorts(count: number): Promise<number[]> {
+const PICK_FROM = 20_000;
+const PICK_TO = 32_768;
+
+function randomPort(): number {
+  return PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM));
+}
+
+/** Listens on `port`; false when another process (or one of ours) holds it. */
+function bind(server: Server, port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolve(false);
+      else reject(error);
+    });
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+}
+
+/**
+ * Ports free on 127.0.0.1, all distinct, picked at random outside the ephemeral ranges. Another
+ * process may still take one before our child binds it; `retryOnPortClash` covers that window.
+ */
+export async function findFreePorts(count: number, pick: () => number = randomPort): Promise<number[]> {
   const servers: Server[] = [];
   try {
-    for (let i = 0; i < count; i += 1) {
+    while (servers.length < count) {
       const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-      });
+      if (await bind(server, pick())) servers.push(server);
     }
     return servers.map((server) => {
       const address = server.address();
