@@ -96,8 +96,8 @@ export class HttpServer implements Component {
    * Stops listening and waits for the requests in progress, closing each connection as its request
    * ends, then, past the grace, closes the connections still open. Node closes the connections
    * idle when the close begins; one whose request was in progress was then kept alive, idle, for
-   * the keep-alive timeout (72 s in Fastify), and the close waited for it: a gateway stopped with
-   * a request in progress hung for its whole shutdown deadline (25 s).
+   * the keep-alive timeout (72 s in Fastify), and the close waited for it (a test: the close of a
+   * gateway in a busy test run waited in its HTTP server for its whole shutdown deadline, 25 s).
    */
   async close(): Promise<void> {
     const graceMs = this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
