@@ -30,7 +30,8 @@ export default defineConfig({
           // Two files at a time, whatever the cores (Vitest's default is one fewer than the cores: one
           // on 2). Most of an integration test is waiting for the broker (group joins, transactions,
           // timeouts), so two share 2 cores well: the files took 11 to 15 minutes one after another
-          // and under 5 two at a time. Running together also found two races that one at a time hid.
+          // and under 5 two at a time. Running together also found what one at a time hid: concurrent
+          // schema registrations, a new topic's offsets, an HTTP close waiting on keep-alive, a port clash.
           maxWorkers: 2,
           // A group of its own: Vitest refuses projects of one group with different maxWorkers, which
           // the unit project's default (cores - 1) would be on a machine of more than 3 cores.
