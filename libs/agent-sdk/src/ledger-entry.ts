@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { OutputRecord } from '@baton/kafka';
-import type { JsonValue } from '@baton/protocol';
+import { randomId, type JsonValue } from '@baton/protocol';
 
 /** The model's tool call that caused a ledger entry. */
 export interface ToolCallRecord {
@@ -34,7 +33,7 @@ export interface LedgerEntry {
  * offset, so an effect is in the ledger exactly once however often the message is delivered.
  */
 export function ledgerRecord(topic: string, entry: Omit<LedgerEntry, 'entry_id' | 'time'>, now: Date): OutputRecord {
-  const full: LedgerEntry = { entry_id: randomUUID(), time: now.toISOString(), ...entry };
+  const full: LedgerEntry = { entry_id: randomId(), time: now.toISOString(), ...entry };
   return {
     topic,
     key: entry.task_id,

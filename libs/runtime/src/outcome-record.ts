@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { OutputRecord } from '@baton/kafka';
-import { HANDOFF_OUTCOMES, type HandoffOutcome, type HandoffOutcomeKind } from '@baton/protocol';
+import { HANDOFF_OUTCOMES, randomId, type HandoffOutcome, type HandoffOutcomeKind } from '@baton/protocol';
 import type { OutcomeCodec } from '@baton/wire';
 import type { Handoff } from './handoff-processor.js';
 import { issueCategoryOf } from './handoff-labels.js';
@@ -33,7 +32,7 @@ export function outcomeRecord(
   // Built field by field rather than with conditional spreads: every message a service handles
   // gets one, and each spread allocated an object of its own.
   const event: HandoffOutcome = {
-    event_id: randomUUID(),
+    event_id: randomId(),
     time: now.toISOString(),
     task_id: metadata.task_id,
     message_id: metadata.message_id,

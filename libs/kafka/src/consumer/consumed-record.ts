@@ -56,7 +56,7 @@ class FetchedConsumedRecord implements ConsumedRecord {
     fetched: FetchedRecord,
   ) {
     this.offset = fetched.offset;
-    this.key = fetched.key?.toString() ?? null;
+    this.key = fetched.keyString();
     this.value = fetched.value;
     this.timestamp = fetched.timestamp;
     this.#fetched = fetched;

@@ -68,6 +68,7 @@ describe("kafkajs's record decoding, fixed", () => {
       CONTEXT,
     ],
     ['null key and value, empty header', { key: null, value: null, headers: { empty: '' } }, CONTEXT],
+    ['an empty key', { key: '', value: 'v' }, CONTEXT],
     ['a negative timestamp delta', { timestampDelta: -5_000, offsetDelta: 3, key: 'k', value: 'v' }, CONTEXT],
     ['a timestamp delta past 2^53', { timestampDelta: 2 ** 60, key: 'k', value: 'v' }, CONTEXT],
     ['a delta past 49 bits', { timestampDelta: 2 ** 50 + 3, key: 'k', value: 'v' }, CONTEXT],
@@ -86,6 +87,12 @@ describe("kafkajs's record decoding, fixed", () => {
     const theirs = kafkajsDecode(decoderOf(), context);
     const ours = decodeRecord(decoderOf(), context);
     expect(asKafkajsShape(ours)).toStrictEqual(theirs);
+  });
+
+  it.each(cases)("reads the key as a string as kafkajs's key reads: %s", (_, record, context) => {
+    const decoderOf = recordDecoder(record);
+    const theirs = kafkajsDecode(decoderOf(), context) as { key: Buffer | null };
+    expect(decodeRecord(decoderOf(), context).keyString()).toBe(theirs.key?.toString() ?? null);
   });
 
   it.each(cases)("reads the headers as strings as readHeaders reads kafkajs's: %s", (_, record, context) => {

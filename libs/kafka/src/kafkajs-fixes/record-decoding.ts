@@ -267,6 +267,10 @@ export function headersWithout(block: EncodedHeaders, replaced: HeaderNames): He
  */
 export class FetchedRecord implements DecodedRecord {
   readonly #bytes: Buffer;
+  readonly #keyAt: number;
+  /** -1: a null key. */
+  readonly #keyLength: number;
+  #key: Buffer | null | undefined;
   readonly #headersAt: number;
   readonly #headersEnd: number;
   readonly #headerCount: number;
@@ -277,19 +281,40 @@ export class FetchedRecord implements DecodedRecord {
     readonly attributes: number,
     readonly timestamp: string,
     readonly offset: string,
-    readonly key: Buffer | null,
     readonly value: Buffer | null,
     readonly isControlRecord: boolean,
     readonly batchContext: RecordBatchContext,
     bytes: Buffer,
+    keyAt: number,
+    keyLength: number,
     headersAt: number,
     headersEnd: number,
     headerCount: number,
   ) {
     this.#bytes = bytes;
+    this.#keyAt = keyAt;
+    this.#keyLength = keyLength;
     this.#headersAt = headersAt;
     this.#headersEnd = headersEnd;
     this.#headerCount = headerCount;
+  }
+
+  /**
+   * kafkajs's key, a view of the fetched bytes made when first asked for: Baton's consumers read
+   * the key as a string (keyString), and a Buffer per record was an allocation, and an object held
+   * until the record's transaction committed, for nothing.
+   */
+  get key(): Buffer | null {
+    if (this.#key === undefined) {
+      this.#key = this.#keyLength < 0 ? null : this.#bytes.subarray(this.#keyAt, this.#keyAt + this.#keyLength);
+    }
+    return this.#key;
+  }
+
+  /** The key as a UTF-8 string, read from the bytes; null for a null key. */
+  keyString(): string | null {
+    if (this.#keyLength < 0) return null;
+    return this.#bytes.toString('utf8', this.#keyAt, this.#keyAt + this.#keyLength);
   }
 
   /** kafkajs's headers: a Buffer per value (null for a null one), a repeated name as an array of its values in order. */
@@ -351,7 +376,9 @@ export function decodeRecord(decoder: RecordDecoderInput, batchContext: RecordBa
   const timestamp =
     timestampType === LOG_APPEND_TIME && maxTimestamp ? maxTimestamp : plus(firstTimestamp, timestampDelta);
   const offset = plus(firstOffset, decoder.readVarInt());
-  const key = decoder.readVarIntBytes();
+  const keyLength = decoder.readVarInt();
+  const keyAt = decoder.offset;
+  if (keyLength > 0) decoder.offset += keyLength;
   const value = decoder.readVarIntBytes();
   const headerCount = decoder.readVarInt();
   const { buffer } = decoder;
@@ -367,11 +394,12 @@ export function decodeRecord(decoder: RecordDecoderInput, batchContext: RecordBa
     attributes,
     timestamp,
     offset,
-    key,
     value,
     isControlBatch,
     batchContext,
     buffer,
+    keyAt,
+    keyLength,
     headersAt,
     cursor,
     Math.max(headerCount, 0),

@@ -41,6 +41,26 @@ export function isLegalTopicName(name: string): boolean {
   return name.length > 0 && name.length <= 249 && LEGAL_NAME.test(name);
 }
 
+/** Agents whose topic names one TopicNames remembers; past that many, a name is made anew each time. */
+const REMEMBERED_AGENTS = 1_024;
+
+/**
+ * `name(agentId)`, made once per agent: a router names an inbox for every message, and each name
+ * made anew is a string that the producer hashes again when it groups records by topic, and that
+ * the record holds until its transaction commits. Bounded, since an agent id can come from a message.
+ */
+function perAgent(name: (agentId: string) => string): (agentId: string) => string {
+  const names = new Map<string, string>();
+  return (agentId) => {
+    let topic = names.get(agentId);
+    if (topic === undefined) {
+      topic = name(agentId);
+      if (names.size < REMEMBERED_AGENTS) names.set(agentId, topic);
+    }
+    return topic;
+  };
+}
+
 export function topicNames(prefix: string = DEFAULT_TOPIC_PREFIX): TopicNames {
   return {
     prefix,
@@ -51,8 +71,8 @@ export function topicNames(prefix: string = DEFAULT_TOPIC_PREFIX): TopicNames {
     audit: `${prefix}.audit`,
     agents: `${prefix}.agents`,
     contexts: `${prefix}.contexts`,
-    agentInbox: (agentId) => `${prefix}.agent.${agentId}.inbox`,
-    agentControl: (agentId) => `${prefix}.agent.${agentId}.control`,
+    agentInbox: perAgent((agentId) => `${prefix}.agent.${agentId}.inbox`),
+    agentControl: perAgent((agentId) => `${prefix}.agent.${agentId}.control`),
   };
 }
 

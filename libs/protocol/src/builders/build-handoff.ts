@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { HandoffDataByType, HandoffPayload } from '../handoff/handoff-data.js';
 import type {
   HandoffContext,
@@ -10,6 +9,7 @@ import type {
 import type { HandoffType } from '../handoff/handoff-type.js';
 import { PROTOCOL_VERSION } from '../handoff/protocol-version.js';
 import { parseHandoff } from '../validation/validate-handoff.js';
+import { randomId } from './random-id.js';
 
 /** Where builders take identity and time from; tests pass fixed ones. */
 export interface BuildOptions {
@@ -43,7 +43,7 @@ export function buildHandoff<T extends HandoffType>(
   draft: HandoffDraft<T>,
   options: BuildOptions = {},
 ): Immutable<HandoffMessage> {
-  const newId = options.newId ?? randomUUID;
+  const newId = options.newId ?? randomId;
   const now = options.now ?? (() => new Date());
   const message: HandoffMessage = {
     metadata: {

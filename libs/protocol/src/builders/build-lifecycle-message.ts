@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Immutable } from '../handoff/handoff-message.js';
 import { PROTOCOL_VERSION } from '../handoff/protocol-version.js';
 import type { LifecycleMessage, LifecycleMessageType, LifecyclePayloadByType } from '../lifecycle/lifecycle-message.js';
 import { parseLifecycleMessage } from '../validation/validate-lifecycle.js';
 import { isoTimestamp, type BuildOptions } from './build-handoff.js';
+import { randomId } from './random-id.js';
 
 export interface LifecycleDraft<T extends LifecycleMessageType> {
   sender_id: string;
@@ -26,7 +26,7 @@ export function buildLifecycleMessage<T extends LifecycleMessageType>(
 ): Immutable<LifecycleMessage<T>> {
   const message = {
     ...draft,
-    message_id: (options.newId ?? randomUUID)(),
+    message_id: (options.newId ?? randomId)(),
     timestamp: isoTimestamp((options.now ?? (() => new Date()))()),
     protocol_version: PROTOCOL_VERSION,
     message_type: messageType,
