@@ -268,7 +268,11 @@ export class AgentActions {
       },
       this.now(),
     );
-    return [...this.records, event];
+    // Of its final length: a copy spread or pushed into may keep spare slots until the transaction commits.
+    const outputs = new Array<OutputRecord>(this.records.length + 1);
+    for (let index = 0; index < this.records.length; index += 1) outputs[index] = this.records[index] as OutputRecord;
+    outputs[this.records.length] = event;
+    return outputs;
   }
 
   private send<T extends HandoffType>(next: NextHandoff<T>, outcome: HandoffOutcomeKind): Handoff {

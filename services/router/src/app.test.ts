@@ -42,6 +42,22 @@ describe('forwarded', () => {
     });
   });
 
+  it("gives every record of one decision the same frozen headers, and a fallback's their own", () => {
+    const fetched = { ...record, value, headers: { a: '1' }, encodedHeaders };
+    const first = forwarded(fetched, 'inbox', 'task-1', 'recipient', 'sales_agent', undefined).headers;
+    const second = forwarded(fetched, 'inbox', 'task-2', 'recipient', 'sales_agent', undefined).headers;
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(forwarded(fetched, 'inbox', 'task-1', 'recipient', 'human_agent', undefined).headers).not.toBe(first);
+    const fallback = forwarded(fetched, 'inbox', 'task-1', 'recipient', 'sales_agent', 'x').headers;
+    expect(fallback).not.toBe(forwarded(fetched, 'inbox', 'task-1', 'recipient', 'sales_agent', 'x').headers);
+    expect(fallback).toStrictEqual({
+      [ROUTE_HEADERS.rule]: 'recipient',
+      [ROUTE_HEADERS.target]: 'sales_agent',
+      [ROUTE_HEADERS.fallbackFor]: 'x',
+    });
+  });
+
   it("writes every header anew when the record carries an earlier decision's, which this one's replace", () => {
     const headers = { a: '1', [ROUTE_HEADERS.rule]: 'old', [ROUTE_HEADERS.fallbackFor]: 'someone' };
     const replayed = { ...record, value, encodedHeaders: encoded(headers), headers };

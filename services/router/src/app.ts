@@ -94,6 +94,38 @@ function routedHeaders(
 
 const ROUTE_HEADER_NAMES = headerNames(Object.values(ROUTE_HEADERS));
 
+/** Decisions whose headers are remembered: routes of the table and its targets, and discovered agents. */
+const REMEMBERED_DECISIONS = 4_096;
+
+/**
+ * The headers of a decision without a fallback, one frozen object per rule and target: a forwarded
+ * record holds them until its transaction commits, and a router holds thousands of records at once.
+ */
+class DecisionHeaders {
+  private readonly byRule = new Map<string, Map<string, Readonly<Record<string, string>>>>();
+  private size = 0;
+
+  of(rule: string, target: string, fallbackFor: string | undefined): Record<string, string> {
+    if (fallbackFor !== undefined) {
+      return { [ROUTE_HEADERS.rule]: rule, [ROUTE_HEADERS.target]: target, [ROUTE_HEADERS.fallbackFor]: fallbackFor };
+    }
+    let byTarget = this.byRule.get(rule);
+    let headers = byTarget?.get(target);
+    if (headers === undefined) {
+      headers = Object.freeze({ [ROUTE_HEADERS.rule]: rule, [ROUTE_HEADERS.target]: target });
+      if (this.size < REMEMBERED_DECISIONS) {
+        if (byTarget === undefined) this.byRule.set(rule, (byTarget = new Map()));
+        byTarget.set(target, headers);
+        this.size += 1;
+      }
+    }
+    // Frozen: the producer only reads a record's headers, and tracing copies them to add its own.
+    return headers as Record<string, string>;
+  }
+}
+
+const decisionHeaders = new DecisionHeaders();
+
 /**
  * The record on its way to `topic`, with this decision's headers. Its own headers go on as they
  * were fetched, copied rather than decoded and encoded again (the decision's are written after
@@ -113,9 +145,7 @@ export function forwarded(
   if (encodedHeaders === undefined || hasHeaderNamed(encodedHeaders, ROUTE_HEADER_NAMES)) {
     return { topic, key, value, headers: routedHeaders(record.headers, rule, target, fallbackFor) };
   }
-  const decision: Record<string, string> = { [ROUTE_HEADERS.rule]: rule, [ROUTE_HEADERS.target]: target };
-  if (fallbackFor !== undefined) decision[ROUTE_HEADERS.fallbackFor] = fallbackFor;
-  return { topic, key, value, encodedHeaders, headers: decision };
+  return { topic, key, value, encodedHeaders, headers: decisionHeaders.of(rule, target, fallbackFor) };
 }
 
 export interface RouterOptions {
@@ -216,10 +246,22 @@ export function routerService(
           });
         }
         const fallbackFor = decision.fallbackFor?.join(',');
-        const outputs: OutputRecord[] = decision.targets.map((target) =>
-          forwarded(record, topics.agentInbox(target), message.metadata.task_id, decision.ruleId, target, fallbackFor),
-        );
-        const event = outcomeRecord(outcomeCodec, topics.events, message, {
+        const { targets } = decision;
+        // Of its final length from the start: a pushed element would grow it to 17 slots, held
+        // until the transaction commits.
+        const outputs = new Array<OutputRecord>(targets.length + 1);
+        for (let index = 0; index < targets.length; index += 1) {
+          const target = targets[index] as string;
+          outputs[index] = forwarded(
+            record,
+            topics.agentInbox(target),
+            message.metadata.task_id,
+            decision.ruleId,
+            target,
+            fallbackFor,
+          );
+        }
+        outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
           agentId: ROUTER_ID,
           outcome: 'ROUTED',
           target: decision.targets.join(','),
@@ -228,7 +270,6 @@ export function routerService(
               ? `rule ${decision.ruleId}`
               : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
         });
-        outputs.push(event);
         return outputs;
       },
       deadLetterOutputs: ({ message, error }) =>

@@ -54,6 +54,26 @@ describe('consumedRecord', () => {
     ]);
   });
 
+  it('reads each record of one fetched buffer, and of another between them, from its own bytes', () => {
+    const encoded = (index: number) =>
+      encodeRecord({ offsetDelta: index, key: `task-${index}`, value: `v${index}`, headers: { n: `h${index}` } })
+        .buffer;
+    // One fetch: both records in one buffer, each read by the batch decoder's Decoder of its bytes.
+    const fetch = new Decoder(Buffer.concat([encoded(0), encoded(1)]));
+    const context = { firstOffset: '0', firstTimestamp: '0' };
+    const [first, second] = [0, 1].map(() =>
+      consumedRecord('t', 0, decodeRecord(new Decoder(fetch.readVarIntBytes() as Buffer), context) as never),
+    );
+    const other = consumedRecord('t', 0, fetched());
+    expect([
+      headerOf(second!, 'n'),
+      headerOf(other, 'ce_type'),
+      headerOf(first!, 'n'),
+      first!.headers,
+      second!.encodedHeaders?.bytes.toString('latin1'),
+    ]).toStrictEqual(['h1', 'ESCALATION', 'h0', { n: 'h0' }, '\u0002n\u0004h1']);
+  });
+
   it('reads the headers kafkajs hands over otherwise', () => {
     const message = { offset: '7', key: null, value: null, timestamp: '0', headers: { a: Buffer.from('1') } };
     const record = consumedRecord('t', 0, message as unknown as KafkaMessage);

@@ -1,6 +1,11 @@
 import type { KafkaMessage } from 'kafkajs';
 import { readHeaders, type RecordHeaders } from '../headers/record-headers.js';
-import { FetchedRecord, type EncodedHeaders } from '../kafkajs-fixes/record-decoding.js';
+import {
+  FetchedRecord,
+  headerStringAt,
+  headerStringsAt,
+  type EncodedHeaders,
+} from '../kafkajs-fixes/record-decoding.js';
 
 /** A record as a processor sees it. */
 export interface ConsumedRecord {
@@ -35,18 +40,40 @@ export interface OutputRecord {
   partition?: number;
 }
 
+/** The fetched memory a header was last read from, and a view of it: the records of one fetch share it. */
+let viewedMemory: ArrayBufferLike | undefined;
+let memoryView: Buffer = Buffer.alloc(0);
+
+/** A view of `memory`, made once for the records of a fetch rather than for each header read. */
+function viewOf(memory: ArrayBufferLike): Buffer {
+  if (memory !== viewedMemory) {
+    memoryView = Buffer.from(memory);
+    viewedMemory = memory;
+  }
+  return memoryView;
+}
+
 /**
  * A record kafkajs fetched, as processors and readers see it: its headers decoded as strings when
  * first read. A router reads none of a handoff's dozen headers (it sends them on as they were
  * fetched), and each of them was a string made, and held until its transaction committed, for
  * every message.
+ *
+ * It keeps where the headers lie in the fetched memory, not the FetchedRecord: a service holds each
+ * record until its message's transaction commits, through every young-generation collection
+ * meanwhile, and the FetchedRecord with its view of the record's bytes was about 220 bytes more
+ * per message for the collector to copy twice.
  */
 class FetchedConsumedRecord implements ConsumedRecord {
   readonly offset: string;
   readonly key: string | null;
   readonly value: Buffer | null;
   readonly timestamp: string;
-  readonly #fetched: FetchedRecord;
+  /** The fetched memory the headers lie in, shared by the records of a fetch. */
+  readonly #memory: ArrayBufferLike;
+  readonly #headersOffset: number;
+  readonly #headersLength: number;
+  readonly #headerCount: number;
   #headers: RecordHeaders | undefined;
   #encodedHeaders: EncodedHeaders | undefined;
 
@@ -59,22 +86,32 @@ class FetchedConsumedRecord implements ConsumedRecord {
     this.key = fetched.keyString();
     this.value = fetched.value;
     this.timestamp = fetched.timestamp;
-    this.#fetched = fetched;
+    const { buffer, byteOffset, byteLength, count } = fetched.headerBytes;
+    this.#memory = buffer;
+    this.#headersOffset = byteOffset;
+    this.#headersLength = byteLength;
+    this.#headerCount = count;
   }
 
   get headers(): RecordHeaders {
-    this.#headers ??= this.#fetched.headerStrings();
+    this.#headers ??= headerStringsAt(viewOf(this.#memory), this.#headersOffset, this.#headerCount);
     return this.#headers;
   }
 
   /** One header, read from the bytes while the others have not been decoded. */
   header(name: string): string | undefined {
-    if (this.#headers === undefined) return this.#fetched.headerString(name);
+    if (this.#headers === undefined) {
+      return headerStringAt(viewOf(this.#memory), this.#headersOffset, this.#headerCount, name);
+    }
     return Object.hasOwn(this.#headers, name) ? this.#headers[name] : undefined;
   }
 
   get encodedHeaders(): EncodedHeaders {
-    this.#encodedHeaders ??= this.#fetched.headerBlock();
+    const start = this.#headersOffset;
+    this.#encodedHeaders ??= {
+      bytes: viewOf(this.#memory).subarray(start, start + this.#headersLength),
+      count: this.#headerCount,
+    };
     return this.#encodedHeaders;
   }
 }

@@ -11,7 +11,9 @@ import {
   type ProduceMessage,
   type ProduceRequestArgs,
 } from './produce-request.js';
-import { decodeRecord, type RecordDecoderInput } from './record-decoding.js';
+import type { KafkaMessage } from 'kafkajs';
+import { consumedRecord } from '../consumer/consumed-record.js';
+import { decodeRecord, type EncodedHeaders, type RecordDecoderInput } from './record-decoding.js';
 
 interface Encoded {
   buffer: Buffer;
@@ -46,7 +48,8 @@ function headerBlock(headers: Headers): { bytes: Buffer; count: number } {
   const record = new Decoder(
     new Decoder(encodeRecord({ key: 'k', value: 'v', headers }).buffer).readVarIntBytes() as Buffer,
   );
-  return decodeRecord(record, { firstOffset: '0', firstTimestamp: '0' }).headerBlock();
+  const fetched = decodeRecord(record, { firstOffset: '0', firstTimestamp: '0' });
+  return consumedRecord('t', 0, fetched as unknown as KafkaMessage).encodedHeaders as EncodedHeaders;
 }
 
 /** Two requests of one partition's messages: ours with encoded header blocks, kafkajs's with the headers they stand for. */

@@ -324,12 +324,17 @@ export class FetchedRecord implements DecodedRecord {
   }
 
   /**
-   * The headers exactly as fetched: their count and their bytes in Kafka's record format (each a
-   * length-prefixed name and value), a view of the fetched buffer. A record that goes on with them
-   * (OutputRecord.encodedHeaders) has them copied as they are, neither decoded nor encoded again.
+   * Where the headers lie in the fetched bytes: `byteOffset` and `byteLength` within `buffer`, the
+   * memory that the value (and every record of the fetch) is a view of. A reader that keeps these
+   * numbers rather than this record lets the record go once it has been read.
    */
-  headerBlock(): EncodedHeaders {
-    return { bytes: this.#bytes.subarray(this.#headersAt, this.#headersEnd), count: this.#headerCount };
+  get headerBytes(): { buffer: ArrayBufferLike; byteOffset: number; byteLength: number; count: number } {
+    return {
+      buffer: this.#bytes.buffer,
+      byteOffset: this.#bytes.byteOffset + this.#headersAt,
+      byteLength: this.#headersEnd - this.#headersAt,
+      count: this.#headerCount,
+    };
   }
 
   /**
@@ -337,17 +342,7 @@ export class FetchedRecord implements DecodedRecord {
    * the last value, as the Java client's lastHeader; undefined when absent or null.
    */
   headerString(name: string): string | undefined {
-    const bytes = this.#bytes;
-    const wanted = Buffer.byteLength(name);
-    let found: string | undefined;
-    cursor = this.#headersAt;
-    for (let index = 0; index < this.#headerCount; index += 1) {
-      const nameLength = skipField(bytes);
-      const matches = isNameAt(bytes, cursor - Math.max(nameLength, 0), nameLength, name, wanted);
-      const valueLength = skipField(bytes);
-      if (matches) found = valueLength < 0 ? undefined : bytes.toString('utf8', cursor - valueLength, cursor);
-    }
-    return found;
+    return headerStringAt(this.#bytes, this.#headersAt, this.#headerCount, name);
   }
 
   /**
@@ -355,17 +350,35 @@ export class FetchedRecord implements DecodedRecord {
    * client's lastHeader; a null value is no value.
    */
   headerStrings(): Record<string, string> {
-    const bytes = this.#bytes;
-    const strings: Record<string, string> = {};
-    cursor = this.#headersAt;
-    for (let index = 0; index < this.#headerCount; index += 1) {
-      const nameLength = skipField(bytes);
-      const name = headerName(bytes, cursor - Math.max(nameLength, 0), nameLength, index);
-      const valueLength = skipField(bytes);
-      if (valueLength >= 0) setOwn(strings, name, bytes.toString('utf8', cursor - valueLength, cursor));
-    }
-    return strings;
+    return headerStringsAt(this.#bytes, this.#headersAt, this.#headerCount);
   }
+}
+
+/** The value of header `name` among the `count` headers at `at` in `bytes`, as FetchedRecord.headerString. */
+export function headerStringAt(bytes: Buffer, at: number, count: number, name: string): string | undefined {
+  const wanted = Buffer.byteLength(name);
+  let found: string | undefined;
+  cursor = at;
+  for (let index = 0; index < count; index += 1) {
+    const nameLength = skipField(bytes);
+    const matches = isNameAt(bytes, cursor - Math.max(nameLength, 0), nameLength, name, wanted);
+    const valueLength = skipField(bytes);
+    if (matches) found = valueLength < 0 ? undefined : bytes.toString('utf8', cursor - valueLength, cursor);
+  }
+  return found;
+}
+
+/** The `count` headers at `at` in `bytes` as strings, as FetchedRecord.headerStrings. */
+export function headerStringsAt(bytes: Buffer, at: number, count: number): Record<string, string> {
+  const strings: Record<string, string> = {};
+  cursor = at;
+  for (let index = 0; index < count; index += 1) {
+    const nameLength = skipField(bytes);
+    const name = headerName(bytes, cursor - Math.max(nameLength, 0), nameLength, index);
+    const valueLength = skipField(bytes);
+    if (valueLength >= 0) setOwn(strings, name, bytes.toString('utf8', cursor - valueLength, cursor));
+  }
+  return strings;
 }
 
 /** One record of a batch, as kafkajs's record decoder returns it. */
