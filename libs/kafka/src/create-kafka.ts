@@ -5,9 +5,10 @@ import './kafkajs-fixes/produce-encoding.js';
 import './kafkajs-fixes/produce-request.js';
 import './kafkajs-fixes/murmur2.js';
 import './kafkajs-fixes/record-decoding.js';
-import { Kafka, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
+import { Kafka, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
+import { javaCompatiblePartitioner } from './kafkajs-fixes/partitioner.js';
 import { patchPausedConsumerSleep } from './kafkajs-fixes/paused-consumer-sleep.js';
 import { KafkaClient, kafkajsClient } from './kafka-client.js';
 import type { KafkaSecurity } from './security/kafka-security.js';
@@ -73,5 +74,5 @@ export function createKafka(options: CreateKafkaOptions): KafkaClient {
  * RecordProducer or TransactionalSender.
  */
 export function kafkajsProducer(client: KafkaClient, config: ProducerConfig = {}): Producer {
-  return kafkajsClient(client).producer({ createPartitioner: Partitioners.DefaultPartitioner, ...config });
+  return kafkajsClient(client).producer({ createPartitioner: javaCompatiblePartitioner, ...config });
 }

@@ -1,7 +1,8 @@
-import { Partitioners, type Admin, type Producer, type RecordMetadata } from 'kafkajs';
+import type { Admin, Producer, RecordMetadata } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { MAX_REQUEST_BYTES, produceRequests } from './consumer/produce-requests.js';
 import { LazyConnection } from './context-store/lazy-connection.js';
+import { javaCompatiblePartitioner } from './kafkajs-fixes/partitioner.js';
 import { kafkajsProducer } from './create-kafka.js';
 import { kafkajsClient, type KafkaClient } from './kafka-client.js';
 import type { ProducerRecord } from './record-producer.js';
@@ -46,7 +47,7 @@ export class TransactionalSender {
   private readonly admin: Admin;
   private readonly adminConnection: LazyConnection;
   /** The producer's own partitioner, applied here so each record's partition, and so its offset, is known. */
-  private readonly partitioner = Partitioners.DefaultPartitioner();
+  private readonly partitioner = javaCompatiblePartitioner();
   private readonly partitionCounts = new Map<string, Promise<number>>();
   /** Whether a send has connected, or tried to: close then disconnects. */
   private used = false;

@@ -22,8 +22,33 @@ const R = 24;
 
 /** The Java client's murmur2 of `key` (org.apache.kafka.common.utils.Utils.murmur2), as a signed 32-bit int. */
 export function murmur2(key: Buffer | string): number {
-  const data = Buffer.isBuffer(key) ? key : Buffer.from(String(key));
-  const { length } = data;
+  if (Buffer.isBuffer(key)) return murmur2Of(key, key.length);
+  const text = String(key);
+  const length = asciiInto(text);
+  return length < 0 ? murmur2Of(Buffer.from(text), Buffer.byteLength(text)) : murmur2Of(asciiScratch, length);
+}
+
+/**
+ * Where a short ASCII key is written to be hashed: its bytes are its character codes. A Baton
+ * record's key is its task_id, hashed for every record produced, and a Buffer made of it for that
+ * was an allocation and a call into C++ each time.
+ */
+const asciiScratch = Buffer.alloc(256);
+
+/** Writes `text` into asciiScratch and returns its length, or -1 when it is not short ASCII. */
+function asciiInto(text: string): number {
+  const { length } = text;
+  if (length > asciiScratch.length) return -1;
+  for (let at = 0; at < length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code > 0x7f) return -1;
+    asciiScratch[at] = code;
+  }
+  return length;
+}
+
+/** murmur2 of the first `length` bytes of `data`. */
+function murmur2Of(data: Buffer, length: number): number {
   let h = SEED ^ length;
   const tail = length & ~3;
   for (let at = 0; at < tail; at += 4) {
