@@ -41,6 +41,7 @@ export {
 } from './topics/topic-names.js';
 export { readHeaders, recordHeaderOf, type ClientHeaders, type RecordHeaders } from './headers/record-headers.js';
 export { hasHeaderNamed, headerNames, type EncodedHeaders, type HeaderNames } from './kafkajs-fixes/record-decoding.js';
+export { encodeHeaderBlock, encodedHeaderStrings } from './headers/header-block.js';
 export {
   cloudEventHeaders,
   readCloudEvent,

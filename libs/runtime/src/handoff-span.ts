@@ -1,7 +1,13 @@
-import type { OutputRecord } from '@baton/kafka';
+import { encodedHeaderStrings, type OutputRecord } from '@baton/kafka';
 import { BATON, withCreateSpans, withSpan, type Attributes } from '@baton/telemetry';
 import type { Handoff } from './handoff-processor.js';
 import { issueCategoryOf } from './handoff-labels.js';
+
+/** Every header an output will be written with: its encoded block's, then its own, which replace them. */
+function outputHeaders(output: OutputRecord): Readonly<Record<string, string>> {
+  if (output.encodedHeaders === undefined) return output.headers ?? {};
+  return { ...encodedHeaderStrings(output.encodedHeaders), ...output.headers };
+}
 
 /** The handoff a span is about, as Baton's span attributes. */
 export function handoffSpanAttributes(message: Handoff, agentId: string | undefined): Attributes {
@@ -34,6 +40,6 @@ export function tracedHandle(
   return withSpan(
     `handle ${message.payload.handoff_type}`,
     { attributes: handoffSpanAttributes(message, agentId) },
-    async () => withCreateSpans(await handle()),
+    async () => withCreateSpans(await handle(), outputHeaders),
   );
 }

@@ -1,4 +1,4 @@
-import type { OutputRecord } from '@baton/kafka';
+import { encodeHeaderBlock, type OutputRecord } from '@baton/kafka';
 import { HANDOFF_OUTCOMES, randomId, type HandoffOutcome, type HandoffOutcomeKind } from '@baton/protocol';
 import type { OutcomeCodec } from '@baton/wire';
 import type { Handoff } from './handoff-processor.js';
@@ -7,10 +7,16 @@ import { issueCategoryOf } from './handoff-labels.js';
 /** Outcome events' CloudEvents type: `baton.outcome.COMPLETED` and so on. */
 export const OUTCOME_EVENT_TYPE_PREFIX = 'baton.outcome.';
 
-/** Each outcome's CloudEvents type, made once rather than concatenated for every event. */
-const OUTCOME_EVENT_TYPES = Object.fromEntries(
-  HANDOFF_OUTCOMES.map((outcome) => [outcome, `${OUTCOME_EVENT_TYPE_PREFIX}${outcome}`]),
-) as Record<HandoffOutcomeKind, string>;
+/**
+ * Each outcome's CloudEvents type header, one frozen object per outcome: the one header an
+ * observer reads of an event (the outcome metrics), so the only one not in the encoded block.
+ */
+const OUTCOME_TYPE_HEADERS: Record<HandoffOutcomeKind, Readonly<Record<string, string>>> = Object.fromEntries(
+  HANDOFF_OUTCOMES.map((outcome) => [
+    outcome,
+    Object.freeze<Record<string, string>>({ ce_type: `${OUTCOME_EVENT_TYPE_PREFIX}${outcome}` }),
+  ]),
+) as Record<HandoffOutcomeKind, Readonly<Record<string, string>>>;
 
 export interface OutcomeFacts {
   agentId: string;
@@ -54,13 +60,16 @@ export function outcomeRecord(
     topic,
     key: event.task_id,
     value: codec.encode(event),
-    headers: {
+    // Encoded now: the record is held until its transaction commits, and the headers' object and
+    // the strings of its id and time were most of what an outcome event held.
+    encodedHeaders: encodeHeaderBlock({
       ce_specversion: '1.0',
       ce_id: event.event_id,
-      ce_type: OUTCOME_EVENT_TYPES[event.outcome],
       ce_source: event.agent_id,
       ce_subject: event.task_id,
       ce_time: event.time,
-    },
+    }),
+    headers: OUTCOME_TYPE_HEADERS[event.outcome] as Record<string, string>,
+    headersAdded: true,
   };
 }

@@ -24,7 +24,12 @@ export interface ConsumedTracedRecord extends TracedRecord {
   value: Buffer | null;
 }
 
-function recordAttributes(record: TracedRecord, operation: string, operationType: string): Attributes {
+function recordAttributes(
+  record: TracedRecord,
+  operation: string,
+  operationType: string,
+  headers: Readonly<Record<string, string>> = record.headers ?? {},
+): Attributes {
   const attributes: Attributes = {
     [MESSAGING.system]: 'kafka',
     [MESSAGING.destinationName]: record.topic,
@@ -32,7 +37,6 @@ function recordAttributes(record: TracedRecord, operation: string, operationType
     [MESSAGING.operationName]: operation,
   };
   if (record.key !== null) attributes[MESSAGING.kafkaKey] = record.key;
-  const headers = record.headers ?? {};
   if (headers.ce_id !== undefined) attributes[CLOUDEVENTS.eventId] = headers.ce_id;
   if (headers.ce_type !== undefined) attributes[CLOUDEVENTS.eventType] = headers.ce_type;
   if (headers.ce_source !== undefined) attributes[CLOUDEVENTS.eventSource] = headers.ce_source;
@@ -71,9 +75,11 @@ export function startProduceSpan(
   record: TracedRecord,
   operation: 'create' | 'send',
   parent: Context = context.active(),
+  /** All the record's headers, where some are not in `record.headers` (an encoded block of them). */
+  headers: Readonly<Record<string, string>> = record.headers ?? {},
 ): Span {
-  const attributes = recordAttributes(record, operation, operation);
-  if (record.headers?.ce_id !== undefined) attributes[MESSAGING.messageId] = record.headers.ce_id;
+  const attributes = recordAttributes(record, operation, operation, headers);
+  if (headers.ce_id !== undefined) attributes[MESSAGING.messageId] = headers.ce_id;
   return tracer.startSpan(`${operation} ${record.topic}`, { kind: SpanKind.PRODUCER, attributes }, parent);
 }
 
@@ -92,9 +98,13 @@ export function withTraceparent<R extends TracedRecord>(record: R, span: Span): 
  * comes later, for many messages at a time, so the span marks the record's creation and gives
  * it the traceparent its consumers continue from.
  */
-export function withCreateSpans<R extends TracedRecord>(records: readonly R[]): R[] {
+export function withCreateSpans<R extends TracedRecord>(
+  records: readonly R[],
+  /** A record's headers, where some are not in `record.headers` (an encoded block of them). */
+  headersOf: (record: R) => Readonly<Record<string, string>> = (record) => record.headers ?? {},
+): R[] {
   return records.map((record) => {
-    const span = startProduceSpan(record, 'create');
+    const span = startProduceSpan(record, 'create', context.active(), headersOf(record));
     span.end();
     return withTraceparent(record, span);
   });

@@ -87,6 +87,23 @@ describe('records to write', () => {
   });
 });
 
+describe('records whose headers are partly elsewhere', () => {
+  it("take their create span's attributes from the headers headersOf gives", async () => {
+    const record = { topic: 'baton.events', key: 'task-1', value: 'e', headers: { ce_type: 'baton.outcome.ROUTED' } };
+    const written = await withSpan('handle', {}, () =>
+      withCreateSpans([record], (each) => ({ ce_id: 'e-1', ce_source: 'router', ...each.headers })),
+    );
+    expect(named('create baton.events').attributes).toMatchObject({
+      'messaging.message.id': 'e-1',
+      'cloudevents.event_id': 'e-1',
+      'cloudevents.event_source': 'router',
+      'cloudevents.event_type': 'baton.outcome.ROUTED',
+    });
+    // The record itself gets only the traceparent: what headersOf gave was for the span.
+    expect(Object.keys(written[0]?.headers ?? {})).toEqual(['ce_type', 'traceparent']);
+  });
+});
+
 describe('withSpan', () => {
   it('is the active span while its function runs, and returns what it returns', async () => {
     const seen = await withSpan('outer', { attributes: { 'baton.task_id': 't' } }, (span) => {

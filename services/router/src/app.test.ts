@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConsumedRecord } from '@baton/kafka';
+import type { ConsumedRecord, EncodedHeaders } from '@baton/kafka';
 import { BatonError } from '@baton/errors';
 import { METRIC_NAMES, createServiceMetrics } from '@baton/runtime';
 import { ROUTE_HEADERS, forwarded, routedMetrics } from './app.js';
@@ -15,11 +15,12 @@ const record: ConsumedRecord = {
 };
 
 /** Headers in Kafka's record format, names and values under 64 bytes: each length one zigzag varint byte. */
-function encoded(headers: Record<string, string>): { bytes: Buffer; count: number } {
+function encoded(headers: Record<string, string>): EncodedHeaders {
   const parts = Object.entries(headers).flatMap(([name, value]) =>
     [name, value].flatMap((text) => [Buffer.from([Buffer.byteLength(text) * 2]), Buffer.from(text)]),
   );
-  return { bytes: Buffer.concat(parts), count: Object.keys(headers).length };
+  const bytes = Buffer.concat(parts);
+  return { bytes, start: 0, end: bytes.length, count: Object.keys(headers).length };
 }
 
 describe('forwarded', () => {
@@ -34,6 +35,7 @@ describe('forwarded', () => {
       value,
       encodedHeaders,
       headers: { [ROUTE_HEADERS.rule]: 'recipient', [ROUTE_HEADERS.target]: 'sales_agent' },
+      headersAdded: true,
     });
     expect(forwarded(fetched, 'inbox', 'task-1', 'r', 'human_agent', 'sales_agent').headers).toStrictEqual({
       [ROUTE_HEADERS.rule]: 'r',

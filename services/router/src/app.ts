@@ -145,7 +145,15 @@ export function forwarded(
   if (encodedHeaders === undefined || hasHeaderNamed(encodedHeaders, ROUTE_HEADER_NAMES)) {
     return { topic, key, value, headers: routedHeaders(record.headers, rule, target, fallbackFor) };
   }
-  return { topic, key, value, encodedHeaders, headers: decisionHeaders.of(rule, target, fallbackFor) };
+  // headersAdded: the block has been looked through for the decision's names above.
+  return {
+    topic,
+    key,
+    value,
+    encodedHeaders,
+    headers: decisionHeaders.of(rule, target, fallbackFor),
+    headersAdded: true,
+  };
 }
 
 export interface RouterOptions {

@@ -36,6 +36,11 @@ export interface OutputRecord {
    * same name.
    */
   encodedHeaders?: EncodedHeaders;
+  /**
+   * The writer's word that no name of `headers` is among `encodedHeaders`: the producer then writes
+   * both as they are, without looking through the block for a header to replace.
+   */
+  headersAdded?: boolean;
   /** Set only where co-partitioning demands it; otherwise the key decides. */
   partition?: number;
 }
@@ -108,8 +113,11 @@ class FetchedConsumedRecord implements ConsumedRecord {
 
   get encodedHeaders(): EncodedHeaders {
     const start = this.#headersOffset;
+    // The fetch's view, shared by its records: a record that carries its headers on holds no Buffer for them.
     this.#encodedHeaders ??= {
-      bytes: viewOf(this.#memory).subarray(start, start + this.#headersLength),
+      bytes: viewOf(this.#memory),
+      start,
+      end: start + this.#headersLength,
       count: this.#headerCount,
     };
     return this.#encodedHeaders;

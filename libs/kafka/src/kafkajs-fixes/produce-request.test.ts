@@ -44,7 +44,7 @@ const encodeRecord = kafkajsOriginal<(record: { key: string; value: string; head
 );
 
 /** `headers` in Kafka's record format, as a fetched record hands them over. */
-function headerBlock(headers: Headers): { bytes: Buffer; count: number } {
+function headerBlock(headers: Headers): EncodedHeaders {
   const record = new Decoder(
     new Decoder(encodeRecord({ key: 'k', value: 'v', headers }).buffer).readVarIntBytes() as Buffer,
   );
@@ -244,6 +244,31 @@ describe("kafkajs's produce request, written in one pass", () => {
       ],
     );
     expect(encodeProduceBody(withBlocks, parts, NOW)).toBeInstanceOf(Buffer);
+    vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const ours = (await onePass(withBlocks).encode()).buffer;
+    const theirs = (await originalProduce(withHeaders).encode()).buffer;
+    expect(ours.equals(theirs)).toBe(true);
+  });
+
+  it('writes a block and headers said to be added as they are, one after the other', async () => {
+    const [withBlocks, withHeaders] = blockArgs(
+      [
+        {
+          key: 'task-1',
+          value: Buffer.from('a'),
+          encodedHeaders: headerBlock({ ce_id: 'e-1', ce_time: 't' }),
+          headers: { ce_type: 'baton.outcome.ROUTED' },
+          headersAdded: true,
+        },
+      ],
+      [
+        {
+          key: 'task-1',
+          value: Buffer.from('a'),
+          headers: { ce_id: 'e-1', ce_time: 't', ce_type: 'baton.outcome.ROUTED' },
+        },
+      ],
+    );
     vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const ours = (await onePass(withBlocks).encode()).buffer;
     const theirs = (await originalProduce(withHeaders).encode()).buffer;

@@ -36,6 +36,8 @@ export interface ProduceMessage {
   value: Buffer | string | null;
   /** Written first, as they are, but those `headers` names: Baton's, not kafkajs's (OutputRecord.encodedHeaders). */
   encodedHeaders?: EncodedHeaders;
+  /** No name of `headers` is among `encodedHeaders` (OutputRecord.headersAdded). */
+  headersAdded?: boolean;
   headers?: Headers;
   timestamp?: number | string;
 }
@@ -99,7 +101,19 @@ function zigZag(value: number): number {
   return ((value << 1) ^ (value >> 31)) >>> 0;
 }
 
-function sizeOfVarInt(value: number): number {
+/** Writes `value` as a zigzag varint at `offset`; returns the offset after it. */
+export function writeVarInt(buffer: Buffer, value: number, offset: number): number {
+  let rest = zigZag(value);
+  let at = offset;
+  while ((rest & 0xffffff80) !== 0) {
+    buffer[at++] = (rest & 0x7f) | 0x80;
+    rest >>>= 7;
+  }
+  buffer[at++] = rest;
+  return at;
+}
+
+export function sizeOfVarInt(value: number): number {
   let rest = zigZag(value);
   let bytes = 1;
   while ((rest & 0xffffff80) !== 0) {
@@ -152,13 +166,14 @@ type Field = Buffer | string | null;
 interface SizedRecord {
   fields: Field[];
   lengths: number[];
-  /** Runs of an encoded header block, copied before the fields' headers. */
-  runs: readonly Buffer[];
+  /** Runs of an encoded header block, copied before the fields' headers: `bounds` of `block`. */
+  block: Buffer | undefined;
+  bounds: readonly number[];
   headerCount: number;
   bodyBytes: number;
 }
 
-const NO_RUNS: readonly Buffer[] = [];
+const NO_BOUNDS: readonly number[] = [];
 
 const NO_NAMES: HeaderNames = { names: [], lengths: [] };
 
@@ -196,7 +211,7 @@ export function utf8Length(value: string): number {
  * Writes `value`, of UTF-8 length `length`, at `offset`; returns the bytes written. A string whose
  * UTF-8 length is its length is ASCII (any other character takes two bytes or more).
  */
-function writeUtf8(buffer: Buffer, value: string, offset: number, length: number): number {
+export function writeUtf8(buffer: Buffer, value: string, offset: number, length: number): number {
   if (length !== value.length || length > SHORT_STRING) return buffer.write(value, offset, length, 'utf8');
   for (let index = 0; index < length; index += 1) buffer[offset + index] = value.charCodeAt(index);
   return length;
@@ -226,17 +241,20 @@ function sizedRecords(messages: readonly ProduceMessage[]): SizedRecord[] | unde
       fieldBytes += sizeOfVarInt(length) + Math.max(length, 0);
     }
     let headerCount = (fields.length - 2) / 2;
-    let runs = NO_RUNS;
+    let bounds = NO_BOUNDS;
+    let blockBytes: Buffer | undefined;
     const block = message.encodedHeaders;
     if (block !== undefined && block.count > 0) {
-      const kept = headersWithout(block, ownHeaderNames(fields, lengths));
-      runs = kept.runs;
+      const kept = headersWithout(block, message.headersAdded === true ? NO_NAMES : ownHeaderNames(fields, lengths));
+      blockBytes = kept.bytes;
+      bounds = kept.bounds;
       headerCount += kept.count;
-      for (const run of runs) fieldBytes += run.length;
+      for (let run = 0; run < bounds.length; run += 2)
+        fieldBytes += (bounds[run + 1] as number) - (bounds[run] as number);
     }
     // attributes, timestampDelta 0, offsetDelta, header count, then each field behind its length.
     const bodyBytes = 1 + 1 + sizeOfVarInt(index) + sizeOfVarInt(headerCount) + fieldBytes;
-    sized.push({ fields, lengths, runs, headerCount, bodyBytes });
+    sized.push({ fields, lengths, block: blockBytes, bounds, headerCount, bodyBytes });
   }
   return sized;
 }
@@ -265,12 +283,7 @@ class Writer {
   }
 
   varInt(value: number): void {
-    let rest = zigZag(value);
-    while ((rest & 0xffffff80) !== 0) {
-      this.buffer[this.offset++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    this.buffer[this.offset++] = rest;
+    this.offset = writeVarInt(this.buffer, value, this.offset);
   }
 
   /** A STRING or NULLABLE_STRING: int16 length (-1 for null), then UTF-8. */
@@ -346,7 +359,10 @@ function writeBatch(
     writer.varBytes(fields[0] as Field, lengths[0] as number);
     writer.varBytes(fields[1] as Field, lengths[1] as number);
     writer.varInt(record.headerCount);
-    for (const run of record.runs) writer.offset += run.copy(writer.buffer, writer.offset);
+    const { block, bounds } = record;
+    for (let run = 0; run < bounds.length; run += 2) {
+      writer.offset += (block as Buffer).copy(writer.buffer, writer.offset, bounds[run], bounds[run + 1]);
+    }
     for (let field = 2; field < fields.length; field += 1) {
       writer.varBytes(fields[field] as Field, lengths[field] as number);
     }
@@ -409,7 +425,7 @@ function decodeHeaderBlocks(args: ProduceRequestArgs): void {
         const block = message.encodedHeaders;
         if (block === undefined) continue;
         const headers: Headers = {};
-        for (const [name, value] of Object.entries(decodeHeaderBlock(block.bytes, 0, block.count))) {
+        for (const [name, value] of Object.entries(decodeHeaderBlock(block.bytes, block.start, block.count))) {
           // kafkajs writes no null header value: a null one is dropped.
           const values = (Array.isArray(value) ? value : [value]).filter((each): each is Buffer => each !== null);
           if (values.length > 0) headers[name] = values.length === 1 ? values[0] : values;

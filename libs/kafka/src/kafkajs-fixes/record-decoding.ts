@@ -178,15 +178,26 @@ export function decodeHeaderBlock(
   return headers;
 }
 
-/** Headers in Kafka's record format: their count, then each a length-prefixed name and value. */
+/**
+ * `count` headers in Kafka's record format (each a length-prefixed name and value), the bytes from
+ * `start` to `end` of `bytes`. `bytes` may hold much else: a view of a whole fetched response, or
+ * of a buffer many blocks were written into, shared by the blocks in it, so that a record that
+ * carries a block holds no Buffer of its own for it.
+ */
 export interface EncodedHeaders {
   readonly bytes: Buffer;
+  readonly start: number;
+  readonly end: number;
   readonly count: number;
 }
 
-/** A header block, or what is left of one: runs of whole headers to copy as they are, and how many headers they hold. */
+/**
+ * A header block, or what is left of one: runs of whole headers to copy as they are, from
+ * `bounds[2i]` to `bounds[2i + 1]` of `bytes`, and how many headers they hold.
+ */
 export interface HeaderRuns {
-  runs: Buffer[];
+  bytes: Buffer;
+  bounds: number[];
   count: number;
 }
 
@@ -221,7 +232,7 @@ function nameIsOneOf(bytes: Buffer, wanted: HeaderNames): boolean {
 
 /** Whether a block holds a header of one of `wanted`, found without decoding any. */
 export function hasHeaderNamed(block: EncodedHeaders, wanted: HeaderNames): boolean {
-  cursor = 0;
+  cursor = block.start;
   for (let index = 0; index < block.count; index += 1) {
     if (nameIsOneOf(block.bytes, wanted)) return true;
     skipField(block.bytes);
@@ -234,12 +245,12 @@ export function hasHeaderNamed(block: EncodedHeaders, wanted: HeaderNames): bool
  * as runs of the block's bytes: the whole block when none is replaced, the usual case.
  */
 export function headersWithout(block: EncodedHeaders, replaced: HeaderNames): HeaderRuns {
-  const { bytes, count } = block;
-  if (replaced.names.length === 0) return { runs: [bytes], count };
-  const runs: Buffer[] = [];
+  const { bytes, start, end, count } = block;
+  if (replaced.names.length === 0) return { bytes, bounds: [start, end], count };
+  const bounds: number[] = [];
   let kept = 0;
-  let runStart = 0;
-  cursor = 0;
+  let runStart = start;
+  cursor = start;
   for (let index = 0; index < count; index += 1) {
     const headerStart = cursor;
     const isReplaced = nameIsOneOf(bytes, replaced);
@@ -248,12 +259,11 @@ export function headersWithout(block: EncodedHeaders, replaced: HeaderNames): He
       kept += 1;
       continue;
     }
-    if (headerStart > runStart) runs.push(bytes.subarray(runStart, headerStart));
+    if (headerStart > runStart) bounds.push(runStart, headerStart);
     runStart = cursor;
   }
-  if (runStart === 0) return { runs: [bytes], count };
-  if (cursor > runStart) runs.push(bytes.subarray(runStart, cursor));
-  return { runs, count: kept };
+  if (cursor > runStart) bounds.push(runStart, cursor);
+  return { bytes, bounds, count: kept };
 }
 
 /**
