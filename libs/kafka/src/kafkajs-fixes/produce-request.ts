@@ -18,9 +18,11 @@ import { kafkajsModuleExports, replaceBeforeKafkajsLoads, type ModuleReplacement
  * before the body with one copy. The bytes are kafkajs's, byte for byte (a unit test compares them on many shapes of
  * records). What it does not cover goes to kafkajs's own encoder unchanged: compressed batches, and
  * messages with timestamps of their own or header values other than strings and Buffers (Baton's
- * producers set neither). A message may also carry headers already encoded (`encodedHeaders`, a
- * fetched record's, which the router sends on): they are copied as they are, before its own, which
- * replace those of their names; kafkajs's encoder, which knows nothing of them, gets them decoded.
+ * producers set neither). A message may also carry headers already encoded (`encodedHeaders`: a
+ * fetched record's, which the router sends on, or an outcome event's, encoded when it was made):
+ * they are copied as they are, before its own, which replace those of their names unless the
+ * message says none is among them (`headersAdded`); kafkajs's encoder, which knows nothing of
+ * them, gets them decoded.
  *
  * Both modules are taken lazily (v4 to v7 of the produce request wrap v3's when a producer first
  * sends) or when kafkajs loads (the request envelope, by the connection), so this module is

@@ -311,8 +311,8 @@ export class FetchedRecord implements DecodedRecord {
 
   /**
    * kafkajs's key, a view of the fetched bytes made when first asked for: Baton's consumers read
-   * the key as a string (keyString), and a Buffer per record was an allocation, and an object held
-   * until the record's transaction committed, for nothing.
+   * the key as a string (keyString), and a Buffer made of it for every record was an allocation
+   * and a call into C++ for nothing.
    */
   get key(): Buffer | null {
     if (this.#key === undefined) {
