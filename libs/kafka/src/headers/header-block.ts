@@ -5,6 +5,8 @@ import { headerStringsAt, type EncodedHeaders } from '../kafkajs-fixes/record-de
 const ARENA_BYTES = 64 * 1024;
 let arena = Buffer.allocUnsafe(ARENA_BYTES);
 let used = 0;
+/** Each name's and value's UTF-8 length, measured once for the sizing and the writing. */
+const lengths: number[] = [];
 
 /**
  * `headers` in Kafka's record format, for a record to carry as its encodedHeaders (the producer
@@ -20,6 +22,8 @@ export function encodeHeaderBlock(headers: Readonly<Record<string, string>>): En
     if (!Object.hasOwn(headers, name)) continue;
     const nameBytes = utf8Length(name);
     const valueBytes = utf8Length(headers[name] as string);
+    lengths[2 * count] = nameBytes;
+    lengths[2 * count + 1] = valueBytes;
     size += sizeOfVarInt(nameBytes) + nameBytes + sizeOfVarInt(valueBytes) + valueBytes;
     count += 1;
   }
@@ -29,18 +33,20 @@ export function encodeHeaderBlock(headers: Readonly<Record<string, string>>): En
   }
   const start = used;
   let at = start;
+  let index = 0;
   for (const name in headers) {
     if (!Object.hasOwn(headers, name)) continue;
-    const value = headers[name] as string;
-    const nameBytes = utf8Length(name);
-    at = writeVarInt(arena, nameBytes, at);
-    at += writeUtf8(arena, name, at, nameBytes);
-    const valueBytes = utf8Length(value);
-    at = writeVarInt(arena, valueBytes, at);
-    at += writeUtf8(arena, value, at, valueBytes);
+    at = writeField(name, lengths[index++] as number, at);
+    at = writeField(headers[name] as string, lengths[index++] as number, at);
   }
   used = at;
   return { bytes: arena, start, end: at, count };
+}
+
+/** `text` of UTF-8 length `length` behind its length, at `at` of the arena; the offset after it. */
+function writeField(text: string, length: number, at: number): number {
+  const after = writeVarInt(arena, length, at);
+  return after + writeUtf8(arena, text, after, length);
 }
 
 /** The headers of a block as strings, one per name (of a repeated one the last value). */
