@@ -187,8 +187,9 @@ async function startBroker<T>(
   };
 
   let first: ProcessRun;
+  let archive: ClassDataSharing | undefined;
   try {
-    const archive = await cds();
+    archive = await cds();
     // Only the broker records the class-data archive; the format tool maps it once it exists.
     const format = spawnJava(
       [
@@ -207,6 +208,8 @@ async function startBroker<T>(
     signal?.throwIfAborted();
     first = await runBroker(archive, () => warmUpCoordinators(waitBrokers, waitSecurity), signal);
   } catch (error) {
+    // The broker never ran, or runBroker settled it: either way no archive of this run is kept.
+    await archive?.settle();
     await dataDir.remove();
     throw error;
   }

@@ -54,12 +54,15 @@ export async function startLocalRegistry(options: StartLocalRegistryOptions = {}
   const registryDir = join(options.infraDir ?? DEFAULT_INFRA_DIR, 'registry');
   const runnerJar = await ensureRegistryUnpacked(registryDir, onProgress, options.signal);
   // Re-unpacking rewrites the jar at the same path, so its modification time tells builds apart.
-  const cds = await classDataSharing(
-    join(registryDir, 'target'),
-    'registry',
-    `${runnerJar}:${(await stat(runnerJar)).mtimeMs}`,
-  );
-  return retryOnPortClash(() => startRegistry(runnerJar, cds, onProgress, options));
+  const classpathIdentity = `${runnerJar}:${(await stat(runnerJar)).mtimeMs}`;
+  // Asked again for each try: a try given up settles its own, whether or not its JVM ran.
+  return retryOnPortClash(async () => {
+    const cds = await classDataSharing(join(registryDir, 'target'), 'registry', classpathIdentity);
+    return startRegistry(runnerJar, cds, onProgress, options).catch(async (error: unknown) => {
+      await cds.settle();
+      throw error;
+    });
+  });
 }
 
 async function startRegistry(
