@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExpiringIdSet } from './expiring-id-set.js';
 
@@ -49,5 +50,58 @@ describe('ExpiringIdSet', () => {
     expect(ids.size).toBe(3);
     ids.add('e', 1_500); // c and d are past the retention as well
     expect(['a', 'c', 'd', 'e'].map((id) => ids.has(id))).toEqual([false, false, false, true]);
+  });
+
+  it('forgets the oldest at its bound add after add, past many ids forgotten and its queue grown and compacted', () => {
+    const ids = new ExpiringIdSet(Number.POSITIVE_INFINITY, 1_000);
+    for (let index = 0; index < 50_000; index++) ids.add(`id-${index}`, index);
+    expect(ids.size).toBe(1_000);
+    expect(ids.has('id-48999')).toBe(false);
+    expect(ids.has('id-49000')).toBe(true);
+    expect(ids.has('id-49999')).toBe(true);
+  });
+
+  it('answers as a list of (id, time) in the order last added does, whatever the adds, deletes and bound', () => {
+    type Step = { kind: 'add'; id: number; advanceMs: number } | { kind: 'delete'; id: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id: fc.nat(40), advanceMs: fc.nat(30) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: fc.nat(40) }) },
+    );
+    // A bound or retention that never forgets leaves the entries of ids added again or deleted in
+    // the queue until it is full: its growth then drops them.
+    const retention = fc.constantFrom(300, Number.POSITIVE_INFINITY);
+    const bound = fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constant(Number.POSITIVE_INFINITY));
+    fc.assert(
+      fc.property(
+        fc.array(step, { minLength: 50, maxLength: 400, size: 'max' }),
+        retention,
+        bound,
+        (steps, retentionMs, maxIds) => {
+          const ids = new ExpiringIdSet(retentionMs, maxIds);
+          // The reference: the ids with their times, oldest first, an id added again moved to the back.
+          let model: { id: string; atMs: number }[] = [];
+          let now = 0;
+          for (const next of steps) {
+            const id = `m${next.id}`;
+            if (next.kind === 'delete') {
+              ids.delete(id);
+              model = model.filter((entry) => entry.id !== id);
+            } else {
+              now += next.advanceMs;
+              ids.add(id, now);
+              model = [...model.filter((entry) => entry.id !== id), { id, atMs: now }];
+              // Forgotten from the front while the first is past the retention, then down to the bound.
+              while (model.length > 0 && (model[0] as { atMs: number }).atMs < now - retentionMs) model.shift();
+              while (model.length > maxIds) model.shift();
+            }
+            expect(ids.size).toBe(model.length);
+          }
+          for (let index = 0; index <= 40; index++) {
+            expect(ids.has(`m${index}`)).toBe(model.some((entry) => entry.id === `m${index}`));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
