@@ -1,4 +1,4 @@
-import type { JsonValue } from '@baton/protocol';
+import { RecencyMap, type JsonValue } from '@baton/protocol';
 
 interface Remembered {
   toolName: string;
@@ -16,7 +16,7 @@ interface Remembered {
  * handoffs were committed.
  */
 export class ToolCallMemo {
-  private readonly calls = new Map<string, Remembered>();
+  private readonly calls = new RecencyMap<string, Remembered>();
 
   constructor(private readonly capacity = 10_000) {}
 
@@ -27,10 +27,8 @@ export class ToolCallMemo {
   }
 
   remember(messageId: string, position: string, call: Remembered): void {
-    const key = `${messageId}:${position}`;
-    this.calls.delete(key);
-    this.calls.set(key, call);
-    if (this.calls.size > this.capacity) this.calls.delete(this.calls.keys().next().value as string);
+    this.calls.set(`${messageId}:${position}`, call);
+    if (this.calls.size > this.capacity) this.calls.shift();
   }
 
   get size(): number {

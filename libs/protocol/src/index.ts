@@ -38,6 +38,7 @@ export {
 } from './events/handoff-outcome.js';
 export { nameBasedUuid, BATON_ID_NAMESPACE } from './builders/name-based-id.js';
 export { randomId } from './builders/random-id.js';
+export { RecencyMap } from './collections/recency-map.js';
 export { validateLifecycleMessage, parseLifecycleMessage } from './validation/validate-lifecycle.js';
 export { loadLifecycleSchemas, payloadSchemaFile, type LifecycleSchemas } from './validation/lifecycle-schema-files.js';
 export { contextTransferMode, type ContextTransferMode } from './lifecycle/context-transfer.js';

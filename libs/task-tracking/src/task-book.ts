@@ -5,13 +5,14 @@ import {
   type NegotiationOutcome,
   type RefusedMessage,
 } from '@baton/negotiation';
-import type {
-  HandoffOutcome,
-  HandoffOutcomeKind,
-  Immutable,
-  LifecycleMessage,
-  StagedContext,
-  TaskEvent,
+import {
+  RecencyMap,
+  type HandoffOutcome,
+  type HandoffOutcomeKind,
+  type Immutable,
+  type LifecycleMessage,
+  type StagedContext,
+  type TaskEvent,
 } from '@baton/protocol';
 import { StringPool } from './string-pool.js';
 
@@ -197,7 +198,8 @@ export interface TaskBookOptions {
  * before the parent's.
  */
 export class TaskBook {
-  private readonly tasks = new Map<string, TaskRecord>();
+  /** In the order tasks were last updated: the first is the one eviction takes. */
+  private readonly tasks = new RecencyMap<string, TaskRecord>();
   private readonly maxTasks: number;
   private readonly maxEvents: number;
   private readonly maxEventsPerTask: number;
@@ -451,9 +453,7 @@ export class TaskBook {
     };
   }
 
-  /** Re-inserted, so the map's first entry is always the task updated least recently. */
   private touch(task: TaskRecord): void {
-    this.tasks.delete(task.task_id);
     this.tasks.set(task.task_id, task);
   }
 
@@ -476,14 +476,17 @@ export class TaskBook {
   private evict(keep: string): void {
     let passed = 0;
     while ((this.tasks.size > this.maxTasks || this.entries > this.maxEvents) && passed < this.tasks.size) {
-      const oldest = this.tasks.values().next().value as TaskRecord;
-      if (oldest.task_id === keep) return;
+      const [, oldest] = this.tasks.shift() as [string, TaskRecord];
+      // Kept: set again, behind only the parents it named, if any were new.
+      if (oldest.task_id === keep) {
+        this.touch(oldest);
+        return;
+      }
       if (isNegotiating(oldest)) {
         this.touch(oldest);
         passed += 1;
         continue;
       }
-      this.tasks.delete(oldest.task_id);
       this.entries -= oldest.timeline.length;
     }
   }

@@ -1,6 +1,7 @@
 import type { UserReply } from '@baton/gateway-api';
 import type { ConsumedRecord } from '@baton/kafka';
 import type { Handoff, Logger } from '@baton/runtime';
+import { RecencyMap } from '@baton/protocol';
 
 /** What the replies reader needs of the handoff codec: a record value to a handoff. */
 export interface HandoffDecoder {
@@ -13,7 +14,7 @@ export interface HandoffDecoder {
  * `maxTasks` the task replied to least recently goes.
  */
 export class TaskReplies {
-  private readonly replies = new Map<string, UserReply[]>();
+  private readonly replies = new RecencyMap<string, UserReply[]>();
 
   constructor(private readonly maxTasks: number = Number.POSITIVE_INFINITY) {}
 
@@ -22,10 +23,8 @@ export class TaskReplies {
     const replies = this.replies.get(taskId) ?? [];
     if (replies.some((known) => known.message_id === reply.message_id)) return false;
     replies.push(reply);
-    // Re-inserted so the map stays in the order tasks were last replied to.
-    this.replies.delete(taskId);
     this.replies.set(taskId, replies);
-    if (this.replies.size > this.maxTasks) this.replies.delete(this.replies.keys().next().value as string);
+    if (this.replies.size > this.maxTasks) this.replies.shift();
     return true;
   }
 
