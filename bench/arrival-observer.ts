@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { recordHeaderOf } from '@baton/kafka';
 import { rawKafkajs, type Consumer, type KafkaMessage } from './raw-kafkajs.js';
 import { OUTCOME_EVENT_TYPE_PREFIX } from '@baton/runtime';
-import type { EventsCodec } from '@baton/wire';
+import type { SchemaRegistryClient } from '@baton/wire';
+import { OutcomeMessageIds } from './outcome-message-ids.js';
 
 /** The only events the observer decodes: every other event (ROUTED, lifecycle) is told apart by its header. */
 const COMPLETED_TYPE = `${OUTCOME_EVENT_TYPE_PREFIX}COMPLETED`;
@@ -13,9 +14,15 @@ export interface ArrivalObserverOptions {
   recordTopics: string[];
   /** The events topic: a COMPLETED outcome counts as the arrival of the handoff it names. */
   eventsTopic: string;
-  events: EventsCodec;
+  /** Where the outcome events' writer schemas are found. */
+  registry: SchemaRegistryClient;
   /** Events of tasks whose key starts with this are skipped undecoded (another observer reads them). */
   skipEventKeyPrefix?: string;
+}
+
+/** The first arrival of a message counts. */
+function noteArrival(arrivals: Map<string, number>, messageId: string, now: number): void {
+  if (!arrivals.has(messageId)) arrivals.set(messageId, now);
 }
 
 /**
@@ -25,10 +32,12 @@ export interface ArrivalObserverOptions {
 export class ArrivalObserver {
   private readonly seen = new Map<string, Map<string, number>>();
   private readonly consumer: Consumer;
+  private readonly messageIds: OutcomeMessageIds;
   private undecodable = 0;
 
   constructor(private readonly options: ArrivalObserverOptions) {
     for (const topic of [...options.recordTopics, options.eventsTopic]) this.seen.set(topic, new Map());
+    this.messageIds = new OutcomeMessageIds(options.registry);
     const groupId = `bench-observer-${randomUUID()}`;
     this.consumer = rawKafkajs(options.brokers, groupId).consumer({ groupId, maxWaitTimeInMs: 50 });
   }
@@ -51,32 +60,43 @@ export class ArrivalObserver {
         for (const message of batch.messages) {
           if (message.value === null) continue;
           if (batch.topic === eventsTopic) {
-            await this.noteCompleted(message, arrivals, now);
+            const noted = this.noteCompleted(message, arrivals, now);
+            if (noted !== undefined) await noted;
             continue;
           }
           const id = recordHeaderOf(message, 'ce_id');
-          if (id !== undefined && !arrivals.has(id)) arrivals.set(id, now);
+          if (id !== undefined) noteArrival(arrivals, id, now);
         }
       },
     });
     await joined;
   }
 
-  /** A COMPLETED outcome counts as the arrival of the handoff it names; every other event is skipped undecoded. */
-  private async noteCompleted(message: KafkaMessage, arrivals: Map<string, number>, now: number): Promise<void> {
-    const { events, skipEventKeyPrefix } = this.options;
-    if (skipEventKeyPrefix !== undefined && message.key?.toString().startsWith(skipEventKeyPrefix)) return;
-    if (recordHeaderOf(message, 'ce_type') !== COMPLETED_TYPE) return;
-    // Decoded for the one field it needs, without the JSON Schema check.
+  /**
+   * A COMPLETED outcome counts as the arrival of the handoff it names; every other event is skipped
+   * undecoded. A Promise only while the registry is asked for a writer schema not seen before.
+   */
+  private noteCompleted(message: KafkaMessage, arrivals: Map<string, number>, now: number): Promise<void> | undefined {
+    const { skipEventKeyPrefix } = this.options;
+    if (skipEventKeyPrefix !== undefined && message.key?.toString().startsWith(skipEventKeyPrefix)) return undefined;
+    if (recordHeaderOf(message, 'ce_type') !== COMPLETED_TYPE) return undefined;
+    let read: string | Promise<string>;
     try {
-      const { message_id: messageId } = (await events.outcome.decodeUnchecked(message.value as Buffer)) as {
-        message_id?: unknown;
-      };
-      if (typeof messageId !== 'string') throw new Error('a COMPLETED outcome without a message_id');
-      if (!arrivals.has(messageId)) arrivals.set(messageId, now);
+      read = this.messageIds.read(message.value as Buffer);
     } catch {
       this.undecodable += 1;
+      return undefined;
     }
+    if (typeof read === 'string') {
+      noteArrival(arrivals, read, now);
+      return undefined;
+    }
+    return read.then(
+      (messageId) => noteArrival(arrivals, messageId, now),
+      () => {
+        this.undecodable += 1;
+      },
+    );
   }
 
   /** When each message_id first arrived on `topic`. */

@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { createKafka, kafkaSecurityFromEnv, RecordProducer, topicNames, type TopicNames } from '@baton/kafka';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec, type HandoffCodec } from '@baton/wire';
+import { SchemaRegistryClient, createHandoffCodec, type HandoffCodec } from '@baton/wire';
 import { bundleServices } from '../scripts/lib/service-bundle.js';
 import { serviceNodeArgs } from '../scripts/lib/service-node-args.js';
 import { ArrivalObserver } from './arrival-observer.js';
@@ -88,7 +88,7 @@ const sides: Side[] = [];
 try {
   await bundleServices(Object.values(ENTRIES));
   const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
-  const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
+  const codec = await createHandoffCodec(registry);
   for (const [label, spawnEntry] of [
     [
       'this tree',
@@ -115,7 +115,7 @@ try {
         await withDeadline(started(child, `${label} ${name}`), `${label} ${name}: starting`, 120_000, progress),
       );
     }
-    const observer = new ArrivalObserver({ brokers, recordTopics: [], eventsTopic: topics.events, events });
+    const observer = new ArrivalObserver({ brokers, recordTopics: [], eventsTopic: topics.events, registry });
     await withDeadline(observer.start(), `${label}: observer joining its group`, 120_000, progress);
     sides.push({ label, topics, pids, observer });
   }

@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { SERVICE_NODE_OPTIONS_FILE } from '../scripts/lib/service-node-args.js';
 import { ArrivalObserver } from './arrival-observer.js';
 import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
@@ -101,12 +101,12 @@ try {
       }),
     ),
   );
-  const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
+  const codec = await createHandoffCodec(registry);
   const arrivals = new ArrivalObserver({
     brokers,
     recordTopics: [topics.agentInbox(AGENT), chain.mid, chain.out],
     eventsTopic: topics.events,
-    events,
+    registry,
   });
   observer = arrivals;
   await withDeadline(arrivals.start(), 'arrival observer joining its group', 120_000, progress);

@@ -11,7 +11,7 @@
  * burst of other work spoiled.
  */
 import { createTopics, topicNames, type KafkaClient, type OutputRecord, type RecordProducer } from '@baton/kafka';
-import type { EventsCodec, HandoffCodec } from '@baton/wire';
+import type { HandoffCodec, SchemaRegistryClient } from '@baton/wire';
 import { ArrivalObserver } from './arrival-observer.js';
 import type { RunningService } from '../scripts/lib/service-supervisor.js';
 import type { BenchProcesses } from './bench-processes.js';
@@ -76,7 +76,8 @@ export interface PairsOptions {
   kafka: KafkaClient;
   /** Encodes the rounds' handoffs, as the throughput rows' are. */
   codec: HandoffCodec;
-  events: EventsCodec;
+  /** Where the observer finds the outcome events' writer schemas. */
+  registry: SchemaRegistryClient;
   /** The run's topic prefix: the pairs run on `<prefix>-pairs.*`, which no other process of the bench reads. */
   topicPrefix: string;
   partitions: number;
@@ -116,7 +117,7 @@ export async function benchExactlyOncePairs(options: PairsOptions): Promise<Pair
     brokers: options.brokers,
     recordTopics: [inbox, chain.mid, chain.out],
     eventsTopic: topics.events,
-    events: options.events,
+    registry: options.registry,
   });
   let observing = false;
   try {

@@ -21,7 +21,7 @@
 import { cpus, loadavg } from 'node:os';
 import { provisionInfrastructure } from '@baton/local-infra';
 import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
-import { EventsCodec, SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
+import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { ArrivalObserver } from './arrival-observer.js';
 import { benchArgs } from './bench-args.js';
 import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
@@ -87,12 +87,12 @@ try {
   const router = await processes.start('router', 'services/router/src/main.ts');
   const agent = await processes.start(AGENT, 'bench/bench-agent.ts');
 
-  const [codec, events] = await Promise.all([createHandoffCodec(registry), EventsCodec.create(registry)]);
+  const codec = await createHandoffCodec(registry);
   observer = new ArrivalObserver({
     brokers,
     recordTopics: [topics.agentInbox(AGENT), ...relays.flatMap((chain) => [chain.mid, chain.out])],
     eventsTopic: topics.events,
-    events,
+    registry,
     skipEventKeyPrefix: NEGOTIATED_TASK_PREFIX,
   });
   await withDeadline(observer.start(), 'arrival observer joining its group', 120_000, progress);
@@ -149,7 +149,7 @@ try {
     brokers,
     kafka,
     codec,
-    events,
+    registry,
     topicPrefix: topics.prefix,
     partitions: PARTITIONS,
     count: args.messages,
