@@ -74,7 +74,18 @@ test("a lock whose process is gone is taken over; a live process's is not", asyn
   const exited = spawnSync(process.execPath, ['-e', '']);
   expect(exited.status).toBe(0);
   await writeFile(lock, String(exited.pid));
-  expect((await classDataSharing(dir, 'registry', CLASSPATH)).recording).toBe(true);
+  const taker = await classDataSharing(dir, 'registry', CLASSPATH);
+  expect(taker.recording).toBe(true);
+
+  // Its process gone too, the taker's recording is removed by the next to take the lock; the
+  // recordings of other archives stay.
+  await writeFile(recordingPathOf(taker.options), 'half an archive');
+  const other = 'kafka-0000000000000000.jsa.0123456789ab.tmp';
+  await writeFile(join(dir, other), "another archive's recording");
+  await writeFile(lock, String(exited.pid));
+  const next = await classDataSharing(dir, 'registry', CLASSPATH);
+  expect(next.recording).toBe(true);
+  expect((await readdir(dir)).filter((file) => file.endsWith('.tmp'))).toEqual([other]);
 
   // This test's own parent is alive.
   await writeFile(lock, String(process.ppid));

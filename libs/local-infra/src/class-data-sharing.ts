@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { access, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 import type { ProcessExit } from './java-process.js';
 
 /**
@@ -50,6 +50,7 @@ export async function classDataSharing(
   const lock = `${archive}.lock`;
   await mkdir(archiveDir, { recursive: true });
   if (!(await takeRecordingLock(lock))) return { options: [], recording: false, settle: async () => {} };
+  await removeUnfinishedRecordings(archiveDir, archive);
 
   // Each recording has a name of its own (two can meet when both take over a dead holder's lock);
   // the rename that publishes is atomic, so no JVM maps a half-written archive.
@@ -114,6 +115,17 @@ function isAlive(pid: number): boolean {
     // EPERM: alive, and another user's.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Recordings of this archive that no one will publish: the lock is this process's, so they are
+ * those of holders that are gone (a process killed before its JVM exited leaves its recording, tens
+ * of megabytes, under a name of its own).
+ */
+async function removeUnfinishedRecordings(archiveDir: string, archive: string): Promise<void> {
+  const prefix = `${basename(archive)}.`;
+  const unfinished = (await readdir(archiveDir)).filter((file) => file.startsWith(prefix) && file.endsWith('.tmp'));
+  await Promise.all(unfinished.map((file) => rm(join(archiveDir, file), { force: true })));
 }
 
 async function removeOutdatedArchives(archiveDir: string, name: string, current: string): Promise<void> {
