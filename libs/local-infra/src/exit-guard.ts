@@ -31,6 +31,19 @@ function runCleanups(): void {
   }
 }
 
+/**
+ * Listeners of signal-exit, which a dependency may have loaded (testcontainers' proper-lockfile
+ * does, as @baton/local-infra loads): each acts only when signal-exit's are all the listeners left,
+ * so counted as someone else's, it and this guard would each leave the signal to the other and the
+ * process would ignore it, its JVMs left running. Counted as signal-exit 4 counts version 3's: by
+ * the count each version keeps on its global emitter.
+ */
+function signalExitListeners(): number {
+  const v3 = (process as { __signal_exit_emitter__?: { count?: unknown } }).__signal_exit_emitter__;
+  const v4 = (globalThis as Record<symbol, { count?: unknown } | undefined>)[Symbol.for('signal-exit emitter')];
+  return [v3?.count, v4?.count].reduce<number>((sum, count) => sum + (typeof count === 'number' ? count : 0), 0);
+}
+
 function install(): void {
   if (installed) return;
   installed = true;
@@ -38,7 +51,7 @@ function install(): void {
   for (const signal of SIGNALS) {
     const onSignal = (): void => {
       // Someone else handles the signal and exits when done; the exit runs what is left.
-      if (process.listenerCount(signal) > 1) return;
+      if (process.listenerCount(signal) - signalExitListeners() > 1) return;
       runCleanups();
       // A listener replaces Node's default of dying from the signal. As nobody else listens, die
       // from it as if we had not been here.
