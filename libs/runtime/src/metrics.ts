@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ConsumedRecord, ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
 import { cachedProbe } from './cached-probe.js';
 import { HotCounter } from './hot-counter.js';
+import { HotHistogram } from './hot-histogram.js';
 import { OUTCOME_EVENT_TYPE_PREFIX } from './outcome-record.js';
 import { UNKNOWN_LABEL_VALUE, handoffTypeLabel, type HandoffLabels } from './handoff-labels.js';
 
@@ -173,7 +174,7 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     labelNames: ['topic', 'handoff_type', 'issue_category', 'result'],
     registers: [registry],
   });
-  const processing = new Histogram({
+  const processing = new HotHistogram({
     name: METRIC_NAMES.processingSeconds,
     help: 'Time from taking a handoff to committing its outputs, per attempt that succeeded',
     labelNames: ['handoff_type', 'issue_category'],
@@ -210,7 +211,7 @@ export function consumerMetrics(registry: Registry): ConsumerObserver {
     processed: ({ record, labels, durationMs, outputs }) => {
       const handoff = eventLabels(labels, record);
       consumed.inc(record.topic, handoff.handoff_type, handoff.issue_category, 'processed');
-      processing.observe(handoff, durationMs / 1000);
+      processing.observe(durationMs / 1000, handoff.handoff_type, handoff.issue_category);
       for (const output of outputs) {
         const outcome = outcomeOf(output.headers);
         if (outcome !== undefined) outcomes.inc(handoff.handoff_type, handoff.issue_category, outcome);
