@@ -30,11 +30,11 @@ interface ExportedValue {
 }
 
 /**
- * A Prometheus histogram for what is observed on every message. prom-client's validates the labels
- * of every observation, hashes them into a string and looks the series up by it: about 2% of a busy
- * router's CPU for its one histogram a message. This one finds the series in its LabelSeries, and
- * gives a scrape the same text as prom-client's Histogram (series in the order first observed, `le`
- * first).
+ * A Prometheus histogram for what is observed on every message. prom-client's Histogram validates
+ * the labels of every observation, hashes them into a string and looks the series up by it: about
+ * 2% of a busy router's CPU for its one histogram a message. This one finds the series in its
+ * LabelSeries, and gives a scrape the same text as prom-client's Histogram (series in the order
+ * first observed, `le` first).
  */
 export class HotHistogram {
   readonly name: string;
