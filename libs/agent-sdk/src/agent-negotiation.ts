@@ -65,7 +65,7 @@ export class AgentNegotiation {
   }
 
   /** Reads an inbox record that names a stored context rather than holding the handoff: a claim check. */
-  resolveInbox(context: HandoffServiceContext): (record: ConsumedRecord) => Promise<Handoff | undefined> {
+  resolveInbox(context: HandoffServiceContext): (record: ConsumedRecord) => Promise<Handoff> | undefined {
     return (record) => resolveClaimCheck(record, this.storeOf(context), context.contextStage);
   }
 

@@ -5,7 +5,7 @@ import {
   loadRegistryConfig,
   type RegistryConfig,
 } from '@baton/agent-registry';
-import { BatonError } from '@baton/errors';
+import { BatonError, isPromiseLike } from '@baton/errors';
 import { headerOf } from '@baton/kafka';
 import { loadNegotiationConfig } from '@baton/negotiation';
 import {
@@ -86,7 +86,7 @@ export function agentService(
         agentId: agent.id,
         readsOwnOutputs: agent.readsOwnOutputs,
         resolve: negotiation.resolveInbox(context),
-        async handle(handoff, { record, attempt }) {
+        handle(handoff, { record, attempt }) {
           const handler = handlerFor(agent.handlers, handoff);
           if (handler === undefined) {
             throw new BatonError('NO_HANDLER', `${agent.id} has no handler for ${handoff.payload.handoff_type}`, {
@@ -94,8 +94,9 @@ export function agentService(
             });
           }
           const act = new AgentActions(agent.id, handoff, actions, headerOf(record, 'traceparent'), now);
-          await handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt, cards));
-          return act.outputs();
+          const handled = handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt, cards));
+          // A handler that returns at once (no model call, no lookup) is not awaited: see MaybePromise.
+          return isPromiseLike(handled) ? Promise.resolve(handled).then(() => act.outputs()) : act.outputs();
         },
         deadLetterOutputs: ({ message, error }) =>
           message === undefined

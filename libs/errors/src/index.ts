@@ -12,3 +12,4 @@ export {
   type KeyPairVariables,
   type PemLabel,
 } from './env-settings.js';
+export { isPromiseLike, type MaybePromise } from './maybe-promise.js';

@@ -61,7 +61,7 @@ describe('inbox claim checks', () => {
 
   it('refuse a value that is not a reference as CONTEXT_REF_INVALID', async () => {
     const record = { ...claimCheckRecord(handoffRecord, ref), value: Buffer.from('nope') };
-    const error = await resolveClaimCheck(consumed(record), store).catch((thrown: unknown) => thrown);
+    const error = await resolveClaimCheck(consumed(record), store)?.catch((thrown: unknown) => thrown);
     expect(hasErrorCode(error, 'CONTEXT_REF_INVALID')).toBe(true);
   });
 });

@@ -35,16 +35,25 @@ export function claimCheckRecord(handoffRecord: OutputRecord, ref: StoredContext
 }
 
 /**
- * The handoff a claim-check record names, fetched, opened by `stage` and validated; undefined for
- * an ordinary record. Fails like handoffOfContext (CONTEXT_* codes, PERSONAL_DATA_UNREADABLE,
- * VALIDATION_FAILED), or with CONTEXT_REF_INVALID when the record's value is not a reference.
+ * The handoff a claim-check record names, fetched, opened by `stage` and validated; undefined, at
+ * once, for an ordinary record (nearly every record an inbox holds, asked on each). Fails like
+ * handoffOfContext (CONTEXT_* codes, PERSONAL_DATA_UNREADABLE, VALIDATION_FAILED), or with
+ * CONTEXT_REF_INVALID when the record's value is not a reference.
  */
-export async function resolveClaimCheck(
+export function resolveClaimCheck(
   record: ConsumedRecord,
   store: ContextSource,
   stage?: WireStage,
-): Promise<Immutable<HandoffMessage> | undefined> {
+): Promise<Immutable<HandoffMessage>> | undefined {
   if (headerOf(record, CLAIM_CHECK_HEADER) === undefined) return undefined;
+  return claimedHandoff(record, store, stage);
+}
+
+async function claimedHandoff(
+  record: ConsumedRecord,
+  store: ContextSource,
+  stage: WireStage | undefined,
+): Promise<Immutable<HandoffMessage>> {
   let ref: StoredContextRef | undefined;
   try {
     ref = JSON.parse(record.value?.toString('utf8') ?? '') as StoredContextRef | undefined;

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '@baton/errors';
 import { encodedHeaderStrings, type OutputRecord } from '@baton/kafka';
 import { BATON, withCreateSpans, withSpan, type Attributes } from '@baton/telemetry';
 import type { Handoff } from './handoff-processor.js';
@@ -35,7 +36,7 @@ export function handoffSpanAttributes(message: Handoff, agentId: string | undefi
 export function tracedHandle(
   message: Handoff,
   agentId: string | undefined,
-  handle: () => Promise<OutputRecord[]>,
+  handle: () => MaybePromise<OutputRecord[]>,
 ): Promise<OutputRecord[]> {
   return withSpan(
     `handle ${message.payload.handoff_type}`,

@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff, type HandoffMessage } from '@baton/protocol';
-import { createHandoffCodec } from './handoff-codec.js';
+import { AvroCodec } from './avro-codec.js';
+import { HANDOFF_CODEC_SPEC, createHandoffCodec } from './handoff-codec.js';
 import { memorySchemaRegistry } from './memory-schema-registry.js';
+import type { WireStage } from './wire-stage.js';
 
 const require = createRequire(import.meta.url);
 const handoff = parseHandoff(require('@baton/schemas/fixtures/seed-000-escalation-full.json') as HandoffMessage);
@@ -36,5 +38,60 @@ describe('AvroCodec.encode', () => {
     const small = codec.encode(handoff);
     expect(small.length).toBeLessThan(bytes.length);
     expect(await codec.decode(small)).toEqual(handoff);
+  });
+});
+
+describe('AvroCodec.read', () => {
+  const stage = (name: string, opened: string[], waits: boolean): WireStage => ({
+    seal: (message) => message,
+    open: (message) => {
+      opened.push(name);
+      return waits ? Promise.resolve(message) : message;
+    },
+  });
+
+  it('decodes at once once the writer schema is known, and waits only to fetch it', async () => {
+    const registry = memorySchemaRegistry();
+    const bytes = (await createHandoffCodec(registry)).encode(handoff);
+    const reader = new AvroCodec(registry, HANDOFF_CODEC_SPEC);
+    const first = reader.read(bytes);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual(handoff);
+    const second = reader.read(bytes);
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).toEqual(handoff);
+  });
+
+  it('opens at once through stages that open at once, and waits for a stage that waits', async () => {
+    const registry = memorySchemaRegistry();
+    const bytes = (await createHandoffCodec(registry)).encode(handoff);
+    const opened: string[] = [];
+    const atOnce = new AvroCodec(registry, HANDOFF_CODEC_SPEC, [
+      stage('outer', opened, false),
+      stage('inner', opened, false),
+    ]);
+    const waiting = new AvroCodec(registry, HANDOFF_CODEC_SPEC, [
+      stage('outer', opened, false),
+      stage('inner', opened, true),
+    ]);
+    await atOnce.read(bytes);
+    await waiting.read(bytes);
+    opened.length = 0;
+    const now = atOnce.read(bytes);
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(now).toEqual(handoff);
+    expect(opened).toEqual(['inner', 'outer']);
+    opened.length = 0;
+    const later = waiting.read(bytes);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toEqual(handoff);
+    expect(opened).toEqual(['inner', 'outer']);
+  });
+
+  it('throws a coded error at once for bytes it refuses, where decode rejects with it', async () => {
+    const reader = await createHandoffCodec(memorySchemaRegistry());
+    const refused = Buffer.from([7, 0, 0, 0, 1, 2]);
+    expect(() => reader.read(refused)).toThrow(expect.objectContaining({ code: 'WIRE_FORMAT_INVALID' }));
+    await expect(reader.decode(refused)).rejects.toMatchObject({ code: 'WIRE_FORMAT_INVALID' });
   });
 });

@@ -1,4 +1,4 @@
-import { BatonError } from '@baton/errors';
+import { BatonError, isPromiseLike, type MaybePromise } from '@baton/errors';
 import type avro from 'avsc';
 import { WIRE_HEADER_BYTES, readWireFormat, writeWireHeader } from './confluent-wire-format.js';
 import { parseAvroSchema, recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
@@ -115,10 +115,28 @@ export class AvroCodec<T> {
 
   /** Decodes and checks: the result is a valid value or a coded error. */
   async decode(bytes: Buffer): Promise<T> {
+    return this.read(bytes);
+  }
+
+  /**
+   * `decode` at once when nothing has to be waited for: the writer schema is known and every stage
+   * opens at once, as for nearly every record a service reads. A Promise otherwise; a coded error
+   * is thrown, not returned in a rejected Promise, when the bytes are refused at once.
+   */
+  read(bytes: Buffer): MaybePromise<T> {
     const { schemaId, body } = readWireFormat(bytes);
-    // A writer type already known is used without an await: nearly every record names one.
-    const value = readBody(this.writerTypes.get(schemaId) ?? (await this.fetchWriterType(schemaId)), schemaId, body);
-    return this.spec.parse(this.stages.length === 0 ? value : await openWith(this.stages, value));
+    const writerType = this.writerTypes.get(schemaId);
+    if (writerType === undefined)
+      return this.fetchWriterType(schemaId).then((type) => this.checked(type, schemaId, body));
+    return this.checked(writerType, schemaId, body);
+  }
+
+  private checked(writerType: avro.Type, schemaId: number, body: Buffer): MaybePromise<T> {
+    const value = readBody(writerType, schemaId, body);
+    const opened = this.stages.length === 0 ? value : openWith(this.stages, value);
+    return isPromiseLike(opened)
+      ? Promise.resolve(opened).then((open) => this.spec.parse(open))
+      : this.spec.parse(opened);
   }
 
   private async fetchWriterType(schemaId: number): Promise<avro.Type> {

@@ -237,7 +237,7 @@ export function routerService(
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
     createProcessor: ({ topics, outcomeCodec }) => ({
       agentId: ROUTER_ID,
-      async handle(message, { record }) {
+      handle(message, { record }) {
         const decision = routeHandoff(table, message, registry.liveness);
         if (decision.kind === 'no-route') {
           throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });

@@ -1,4 +1,4 @@
-import type { BatonError } from '@baton/errors';
+import type { BatonError, MaybePromise } from '@baton/errors';
 import type { ConsumedRecord, OutputRecord } from './consumed-record.js';
 import type { MessageLabels } from './consumer-events.js';
 
@@ -37,9 +37,14 @@ export interface DeadLetterContext<T> {
  * they exist exactly when the message counts as processed.
  */
 export interface MessageProcessor<T> {
-  /** Turns a record into a message; throws a BatonError (non-retriable for malformed input). */
-  decode(record: ConsumedRecord): Promise<DecodedMessage<T>>;
-  process(message: DecodedMessage<T>, context: ProcessingContext): Promise<OutputRecord[]>;
+  /**
+   * Turns a record into a message; throws or rejects with a BatonError (non-retriable for
+   * malformed input). A Promise only when decoding has to wait (a schema not fetched yet): the
+   * consumer awaits nothing else, as every record it reads is decoded.
+   */
+  decode(record: ConsumedRecord): MaybePromise<DecodedMessage<T>>;
+  /** The message's outputs; throws or rejects on failure. A Promise only when processing waits. */
+  process(message: DecodedMessage<T>, context: ProcessingContext): MaybePromise<OutputRecord[]>;
   /** Extra records to publish with a dead letter, e.g. an outcome event. */
   deadLetterOutputs?(context: DeadLetterContext<T>): OutputRecord[];
   /**
