@@ -1,4 +1,4 @@
-import type { BatonError } from '@baton/errors';
+import type { BatonError, MaybePromise } from '@baton/errors';
 import { BATON, MESSAGING, recordFailure, runInSpan, startConsumeSpan } from '@baton/telemetry';
 import type { ConsumedRecord } from './consumed-record.js';
 
@@ -19,7 +19,7 @@ export async function tracedAttempt<O extends AttemptOutcome>(
   record: ConsumedRecord,
   consumerGroup: string,
   attempt: number,
-  run: () => Promise<O>,
+  run: () => MaybePromise<O>,
 ): Promise<O> {
   const span = startConsumeSpan(record, consumerGroup);
   span.setAttribute(BATON.attempt, attempt);

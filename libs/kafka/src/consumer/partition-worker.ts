@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import { BatonError, OUTAGE_CODES, isBatonError, isPromiseLike } from '@baton/errors';
+import { BatonError, OUTAGE_CODES, isBatonError, isPromiseLike, type MaybePromise } from '@baton/errors';
 import { isTracingOn } from '@baton/telemetry';
 import { deadLetterHeaders } from '../headers/dead-letter-headers.js';
 import { isReplay } from '../headers/replay-headers.js';
@@ -206,6 +206,8 @@ export class PartitionWorker<T> {
         // of buffered tasks, that took minutes.
         if (this.isStopped) return;
         // Asked per message, so a service without tracing makes no span objects on this path.
+        // Awaited even when the attempt ended at once: finish() starts the task's next message, and
+        // without a turn of the microtask queue between them a task's backlog would recurse.
         outcome = isTracingOn()
           ? await tracedAttempt(record, this.settings.groupId, attempt, () => this.attempt(record, attempt))
           : await this.attempt(record, attempt);
@@ -223,25 +225,40 @@ export class PartitionWorker<T> {
     }
   }
 
-  private async attempt(record: ConsumedRecord, attempt: number): Promise<Finished | RetryLater> {
-    const { processor } = this.settings;
+  /**
+   * One attempt at `record`: its outcome at once when decoding and handling did not wait (nearly
+   * every message: an async step is a suspended frame and a turn of the microtask queue per
+   * message), else a Promise of it. A failure is an outcome too: a retry or a dead letter.
+   */
+  private attempt(record: ConsumedRecord, attempt: number): MaybePromise<Finished | RetryLater> {
     const startedAt = performance.now();
-    let message: DecodedMessage<T> | undefined;
     try {
-      // Awaited only when it has to wait: nearly every record is decoded and handled at once, and
-      // an await is a turn of the microtask queue and a suspended frame kept per message.
-      const decoding = processor.decode(record);
-      message = isPromiseLike(decoding) ? await decoding : decoding;
-      const { messageId } = message;
-      const labels = message.labels ?? {};
+      const decoding = this.settings.processor.decode(record);
+      if (!isPromiseLike(decoding)) return this.processDecoded(record, decoding, attempt, startedAt);
+      return Promise.resolve(decoding).then(
+        (message) => this.processDecoded(record, message, attempt, startedAt),
+        (thrown: unknown) => this.failed(record, undefined, thrown, attempt, startedAt),
+      );
+    } catch (thrown) {
+      return this.failed(record, undefined, thrown, attempt, startedAt);
+    }
+  }
+
+  private processDecoded(
+    record: ConsumedRecord,
+    message: DecodedMessage<T>,
+    attempt: number,
+    startedAt: number,
+  ): MaybePromise<Finished | RetryLater> {
+    try {
       // One literal per outcome, not a shared part spread into each: this runs for every message.
-      if (this.isDuplicate(messageId, record)) {
+      if (this.isDuplicate(message.messageId, record)) {
         return {
           record,
           offset: Number(record.offset),
           kind: 'duplicate',
-          messageId,
-          labels,
+          messageId: message.messageId,
+          labels: message.labels ?? {},
           outputs: [],
           attempt,
           startedAt,
@@ -252,41 +269,65 @@ export class PartitionWorker<T> {
           path: '/metadata/expiration_time',
         });
       }
-      const processing = processor.process(message, { record, attempt });
-      const outputs = isPromiseLike(processing) ? await processing : processing;
-      return {
-        record,
-        offset: Number(record.offset),
-        kind: 'processed',
-        messageId,
-        labels,
-        outputs,
-        attempt,
-        startedAt,
-      };
+      const processing = this.settings.processor.process(message, { record, attempt });
+      if (!isPromiseLike(processing)) return this.processed(record, message, processing, attempt, startedAt);
+      return Promise.resolve(processing).then(
+        (outputs) => this.processed(record, message, outputs, attempt, startedAt),
+        (thrown: unknown) => this.failed(record, message, thrown, attempt, startedAt),
+      );
     } catch (thrown) {
-      const error = asBatonError(thrown);
-      const retry = (nextAttempt: number): RetryLater => ({
-        kind: 'retry',
-        record,
-        messageId: message?.messageId,
-        labels: message?.labels ?? {},
-        error,
-        attempt,
-        nextAttempt,
-      });
-      if (OUTAGE_CODES.has(error.code)) return retry(attempt);
-      const retryLimit = message?.retryLimit ?? this.settings.defaultRetryLimit;
-      if (error.retriable && attempt <= retryLimit) return retry(attempt + 1);
-      const final =
-        error.retriable && attempt > retryLimit
-          ? new BatonError('RETRIES_EXHAUSTED', `gave up after ${attempt} attempts: ${error.message}`, {
-              cause: error,
-              details: { lastErrorCode: error.code },
-            })
-          : error;
-      return this.deadLetter(record, message, final, attempt, startedAt);
+      return this.failed(record, message, thrown, attempt, startedAt);
     }
+  }
+
+  private processed(
+    record: ConsumedRecord,
+    message: DecodedMessage<T>,
+    outputs: OutputRecord[],
+    attempt: number,
+    startedAt: number,
+  ): Finished {
+    return {
+      record,
+      offset: Number(record.offset),
+      kind: 'processed',
+      messageId: message.messageId,
+      labels: message.labels ?? {},
+      outputs,
+      attempt,
+      startedAt,
+    };
+  }
+
+  /** What a failed attempt comes to: a retry while the error and the message allow one, else a dead letter. */
+  private failed(
+    record: ConsumedRecord,
+    message: DecodedMessage<T> | undefined,
+    thrown: unknown,
+    attempt: number,
+    startedAt: number,
+  ): Finished | RetryLater {
+    const error = asBatonError(thrown);
+    const retry = (nextAttempt: number): RetryLater => ({
+      kind: 'retry',
+      record,
+      messageId: message?.messageId,
+      labels: message?.labels ?? {},
+      error,
+      attempt,
+      nextAttempt,
+    });
+    if (OUTAGE_CODES.has(error.code)) return retry(attempt);
+    const retryLimit = message?.retryLimit ?? this.settings.defaultRetryLimit;
+    if (error.retriable && attempt <= retryLimit) return retry(attempt + 1);
+    const final =
+      error.retriable && attempt > retryLimit
+        ? new BatonError('RETRIES_EXHAUSTED', `gave up after ${attempt} attempts: ${error.message}`, {
+            cause: error,
+            details: { lastErrorCode: error.code },
+          })
+        : error;
+    return this.deadLetter(record, message, final, attempt, startedAt);
   }
 
   /** Already committed, or in a transaction on its way: processed, or dead-lettered and not replayed. */
