@@ -43,7 +43,7 @@ test('backslashes in a Windows path survive the .properties escaping', () => {
   expect(text).toContain('log.dirs=C:\\\\Temp\\\\baton-kafka\\\\data\n');
 });
 
-test('the broker runs one network thread and two request handlers and writes no idle metadata records, sized for the machine it shares', () => {
+test('the broker runs one network thread and two request handlers, writes no idle metadata records and removes deleted files within a second, sized for the machine it shares', () => {
   const properties = parse(
     renderServerProperties({ brokerPort: 40001, controllerPort: 40002, logDir: '/tmp/baton-kafka-x/data' }),
   );
@@ -51,6 +51,7 @@ test('the broker runs one network thread and two request handlers and writes no 
   expect(properties.get('num.network.threads')).toBe('1');
   expect(properties.get('num.io.threads')).toBe('2');
   expect(properties.get('metadata.max.idle.interval.ms')).toBe('0');
+  expect(properties.get('log.segment.delete.delay.ms')).toBe('1000');
 });
 
 test('the secured node has no plaintext listener, maps certificate CNs to principals and enforces ACLs', () => {
