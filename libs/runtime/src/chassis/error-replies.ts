@@ -1,10 +1,30 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BatonError, ERROR_CATALOGUE, isBatonError } from '@baton/errors';
 import { issueFromAjvError, type ValidationIssue } from '@baton/protocol';
 import type { Logger } from '../logger.js';
 
 /** How long a client should wait before retrying after a 503. */
 const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The largest declared body over a route's limit that is still read, and thrown away, after the
+ * refusal. Fastify closes the connection on a body it refuses unread; a client still sending it
+ * then gets a broken pipe instead of the answer, or the answer, depending on how much of the body
+ * the sockets' buffers took (POST /v1/handoffs with 1 to 1.5 MiB: either, from run to run). Read to
+ * its end, the body no longer races the answer, which is what nginx's lingering close is for; a
+ * larger one is still cut off, as Fastify does.
+ */
+export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A refused body of a declared length within LINGER_MAX_BYTES is read to its end once the answer
+ * is sent (Node discards a request body nothing read), and the connection stays open.
+ */
+function lingerOnBodyTooLarge(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return;
+  const declared = Number(request.headers['content-length']);
+  if (declared <= LINGER_MAX_BYTES) reply.removeHeader('connection');
+}
 
 /** The one shape of every HTTP error answer of every Baton service. */
 interface ErrorBody {
@@ -53,6 +73,7 @@ export function installErrorReplies(app: FastifyInstance, logger: Logger): void 
     if (error.validation) return sendError(reply, requestInvalid(error));
     if (isBatonError(error)) return sendError(reply, error);
     if (error.statusCode !== undefined && error.statusCode < 500) {
+      lingerOnBodyTooLarge(error, request, reply);
       return sendError(reply, new BatonError('REQUEST_INVALID', error.message));
     }
     logger.error(
