@@ -2,8 +2,8 @@ import { afterEach, expect, inject, test } from 'vitest';
 import { createKafka, RecordProducer, type KafkaLogRecord } from '@baton/kafka';
 import { createTestTopic, uniqueName, waitFor } from './helpers/index.js';
 // The consumers and the admin here are kafkajs's own: a group that commits, its offsets read back,
-// partitions paused by hand (what kafkajs-fixes/paused-consumer-sleep.ts fixes).
-import { rawKafkajs } from './helpers/raw-kafkajs.js';
+// partitions paused by hand, long fetch waits (what kafkajs-fixes/consumer-fetch-waits.ts fixes).
+import { kafkajsLogLevel, rawKafkajs, rawKafkajsWith } from './helpers/raw-kafkajs.js';
 
 const brokers = inject('kafkaBrokers');
 const cleanups: (() => Promise<void>)[] = [];
@@ -84,7 +84,7 @@ test('a record produced to a fresh topic comes back to a consumer group with its
 });
 
 // kafkajs 2.2.4 slept the whole fetch wait with every partition paused, deaf to resume() and to
-// disconnect() (kafkajs-fixes/paused-consumer-sleep.ts): with a 4 s wait, both took up to 4 s. With
+// disconnect() (kafkajs-fixes/consumer-fetch-waits.ts): with a 4 s wait, both took up to 4 s. With
 // the fix the sleep is as long (the wait is more than a third of the session timeout), so it cannot
 // end by itself within the tests' bound of half the wait.
 const PAUSED_FETCH_WAIT_MS = 4_000;
@@ -139,6 +139,101 @@ test('a consumer with every partition paused disconnects without sleeping its fe
   const disconnected = consumer.disconnect().then(() => 'disconnected');
   expect(await Promise.race([disconnected, deadline])).toBe('disconnected');
   clearTimeout(timer);
+}, 90_000);
+
+// kafkajs 2.2.4's disconnect() waited for the fetch in flight, which the broker holds for the whole
+// fetch wait on an idle topic, and a partition resumed during a fetch of the others waited for it
+// too (kafkajs-fixes/consumer-fetch-waits.ts): with this wait, up to 20 s each. The tests' bound is
+// half of it.
+const LONG_FETCH_WAIT_MS = 20_000;
+
+/**
+ * A consumer of `topic` long-polling with LONG_FETCH_WAIT_MS, reading into `read`, pausing
+ * `pausedOnJoin` as it joins; `fetches` counts the turns of its fetch loop, `logged` its warnings.
+ */
+async function longPollingConsumer(topic: string, groupId: string, pausedOnJoin: number[] = []) {
+  const logged: string[] = [];
+  const kafka = rawKafkajsWith({
+    brokers,
+    clientId: uniqueName('long-poll'),
+    logLevel: kafkajsLogLevel.WARN,
+    logCreator: () => (entry) => void logged.push(`${entry.label} ${entry.log.message}`),
+  });
+  const consumer = kafka.consumer({
+    groupId,
+    maxWaitTimeInMs: LONG_FETCH_WAIT_MS,
+    sessionTimeout: 3 * LONG_FETCH_WAIT_MS,
+  });
+  const read: string[] = [];
+  const counts = { fetches: 0 };
+  consumer.on(consumer.events.GROUP_JOIN, () => consumer.pause([{ topic, partitions: pausedOnJoin }]));
+  consumer.on(consumer.events.FETCH_START, () => {
+    counts.fetches += 1;
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ eachMessage: async ({ message }) => void read.push(message.value?.toString() ?? '') });
+  return { kafka, consumer, read, counts, logged };
+}
+
+/** `operation`'s outcome, or 'still waiting' when it takes over half of LONG_FETCH_WAIT_MS. */
+async function withinHalfTheWait<T>(operation: Promise<T>): Promise<T | 'still waiting'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'still waiting'>((resolve) => {
+    timer = setTimeout(resolve, LONG_FETCH_WAIT_MS / 2, 'still waiting');
+  });
+  try {
+    return await Promise.race([operation, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test('a consumer long-polling an idle topic disconnects without waiting its fetch out, and leaves its group', async () => {
+  const topic = await createTestTopic(brokers, 'long-poll-disconnect');
+  const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('long-poll-disconnect') }));
+  cleanups.push(() => producer.disconnect());
+  await producer.send([{ topic, key: 'k', value: 'v1' }]);
+  const groupId = uniqueName('long-poll-disconnect-group');
+  const { kafka, consumer, read, counts, logged } = await longPollingConsumer(topic, groupId);
+  // The record comes with a first fetch; a later one, on a connection already open, long-polls.
+  await waitFor(() => read.length === 1 && counts.fetches >= 2, {
+    description: 'the record read and the next fetch under way',
+    timeoutMs: 30_000,
+  });
+
+  expect(await withinHalfTheWait(consumer.disconnect().then(() => 'disconnected'))).toBe('disconnected');
+  const admin = kafka.admin();
+  cleanups.push(() => admin.disconnect());
+  await admin.connect();
+  const { groups } = await admin.describeGroups([groupId]);
+  expect(groups.map(({ state, members }) => ({ state, members }))).toEqual([{ state: 'Empty', members: [] }]);
+  expect(logged).toEqual([]);
+}, 90_000);
+
+test('a consumer long-polling one partition reads another it resumes without waiting the fetch out', async () => {
+  const topic = await createTestTopic(brokers, 'long-poll-resume', 2);
+  const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('long-poll-resume') }));
+  cleanups.push(() => producer.disconnect());
+  await producer.send([{ topic, key: 'k', value: 'on 1', partition: 1 }]);
+  const { consumer, read, counts, logged } = await longPollingConsumer(
+    topic,
+    uniqueName('long-poll-resume-group'),
+    [1],
+  );
+  cleanups.push(() => consumer.disconnect());
+  // Partition 0 is idle: each of these fetches waits on the broker, partition 1 in none of them.
+  await waitFor(() => counts.fetches >= 3, { description: 'fetches of partition 0 alone', timeoutMs: 30_000 });
+  expect(read).toEqual([]);
+
+  consumer.resume([{ topic, partitions: [1] }]);
+  const readBack = waitFor(() => read.length === 1, {
+    description: 'the resumed partition read',
+    timeoutMs: LONG_FETCH_WAIT_MS,
+  });
+  expect(await withinHalfTheWait(readBack.then(() => 'read'))).toBe('read');
+  expect(read).toEqual(['on 1']);
+  expect(logged).toEqual([]);
 }, 90_000);
 
 test('a client connects without a connection timeout when its process is busy for over a second while it connects', async () => {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createKafka,
   KafkaClient,
-  LONG_POLL_MAX_WAIT_MS,
+  BATCH_WINDOW_MS,
   READER_STOP_GRACE_MS,
   RecordProducer,
   TopicReader,
@@ -79,7 +79,7 @@ test('a reader that is not live reads to the end at start, fetches nothing while
 
   // Idle: kafkajs's loop turns (each turn finds every partition paused) without a Fetch request. A
   // turn with every partition paused sleeps a third of the session timeout (a reader's: 30 s) unless
-  // a partition is resumed (kafkajs-fixes/paused-consumer-sleep.ts).
+  // a partition is resumed (kafkajs-fixes/consumer-fetch-waits.ts).
   const idleFrom = { fetches: counted.fetches(), turns: counted.turns() };
   await producer.send([
     { topic, key: 'b', value: 'b2', partition: 1 },
@@ -161,7 +161,7 @@ test('a batched reader takes records arriving one by one once per wait, not one 
     await sleep(50);
   }
   await waitFor(() => read.length === 21, { description: 'every record to be read' });
-  const waits = (performance.now() - from.at) / LONG_POLL_MAX_WAIT_MS;
+  const waits = (performance.now() - from.at) / BATCH_WINDOW_MS;
   expect(read).toEqual(['a0', ...sent]);
   expect(counted.fetches() - from.fetches).toBeLessThanOrEqual(Math.ceil(waits) + 1);
 }, 60_000);
@@ -192,7 +192,7 @@ test('a reader stops within its grace while the broker holds its fetch', async (
     kafka,
     groupId: uniqueName('quiet-reader-group'),
     topics: [topic],
-    // Far longer than the grace: without it, the stop would wait this fetch out.
+    // Far longer than the grace, which bounds the stop whatever becomes of the fetch in flight.
     maxWaitMs: 20_000,
     onRecord: (record) => void read.push(String(record.value)),
   });

@@ -27,6 +27,7 @@ export function rawKafkajs(brokers: string[], clientId: string): Kafka {
 // kafkajs is CommonJS: Node finds no named export for its ACL enums (vitest's transform did, so
 // only `npm run chaos`, which runs under tsx, failed on them), so they come off the default export.
 export const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
+export const kafkajsLogLevel = kafkajs.logLevel;
 
 /** A kafkajs client configured in full: TLS, SASL, retries (a secured broker's tests). */
 export function rawKafkajsWith(config: KafkaConfig): Kafka {

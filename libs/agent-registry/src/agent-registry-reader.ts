@@ -17,7 +17,7 @@ export interface AgentRegistryReaderOptions {
    * Whether the view follows the topic as records arrive (the default), or, with `false`, only when
    * `refresh()` asks: see TopicReaderOptions.live. Every instance's heartbeat is a record: a live
    * reader takes them in batches (TopicReaderOptions.batched), so it wakes about once a second
-   * rather than for each, and the view is up to LONG_POLL_MAX_WAIT_MS behind the topic.
+   * rather than for each, and the view is up to BATCH_WINDOW_MS behind the topic.
    */
   live?: boolean;
 }

@@ -6,10 +6,10 @@ import './kafkajs-fixes/produce-request.js';
 import './kafkajs-fixes/murmur2.js';
 import './kafkajs-fixes/record-decoding.js';
 import { Kafka, type Producer, type ProducerConfig } from 'kafkajs';
+import { patchConsumerFetchWaits } from './kafkajs-fixes/consumer-fetch-waits.js';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
 import { patchIdleRequestQueue } from './kafkajs-fixes/idle-request-queue.js';
 import { javaCompatiblePartitioner } from './kafkajs-fixes/partitioner.js';
-import { patchPausedConsumerSleep } from './kafkajs-fixes/paused-consumer-sleep.js';
 import { KafkaClient, kafkajsClient } from './kafka-client.js';
 import type { KafkaSecurity } from './security/kafka-security.js';
 import { kafkajsSecurity } from './security/kafkajs-security.js';
@@ -23,11 +23,11 @@ import {
 
 // When @baton/kafka is loaded, before any client connects: kafkajs 2.2.4's idle connections
 // otherwise wake up every millisecond (see idle-request-queue.ts), and its transactional producers
-// look their coordinator up before every request (see coordinator-cache.ts), and a consumer with
-// every partition paused wakes up every fetch wait for nothing (see paused-consumer-sleep.ts).
+// look their coordinator up before every request (see coordinator-cache.ts), and a consumer's stop
+// and resumes wait out its fetch wait (see consumer-fetch-waits.ts).
 patchIdleRequestQueue();
 patchCoordinatorCache();
-patchPausedConsumerSleep();
+patchConsumerFetchWaits();
 
 /**
  * How long a connection to a broker may take to open. kafkajs's default, 1 s, is measured with a

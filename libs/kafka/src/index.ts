@@ -84,7 +84,7 @@ export {
   type PartitionWatermarks,
 } from './topics/consumer-lag.js';
 export { TopicReader, READER_STOP_GRACE_MS, type TopicReaderOptions } from './reading/topic-reader.js';
-export { LONG_POLL_MAX_WAIT_MS, QUIET_TOPIC_MAX_WAIT_MS } from './reading/long-poll.js';
+export { BATCH_WINDOW_MS, LONG_POLL_MAX_WAIT_MS } from './reading/long-poll.js';
 export { readerGroupId } from './reading/reader-group.js';
 export { contextReaderGroupPrefix } from './context-store/chunk-reader.js';
 export {

@@ -1,14 +1,6 @@
 import { AgentRegistryReader, AgentRegistryView, agentsTopicSpec } from '@baton/agent-registry';
 import { BatonError, isBatonError } from '@baton/errors';
-import {
-  ContextStore,
-  createKafka,
-  createTopics,
-  QUIET_TOPIC_MAX_WAIT_MS,
-  topicNames,
-  TopicReader,
-  TransactionalSender,
-} from '@baton/kafka';
+import { ContextStore, createKafka, createTopics, topicNames, TopicReader, TransactionalSender } from '@baton/kafka';
 import { controlTopicCreator } from '@baton/negotiation';
 import {
   component,
@@ -114,9 +106,6 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     kafka,
     groupId: `${readerGroup}.events`,
     topics: [topics.events, topics.userReplies, topics.audit],
-    // A record is read as soon as it arrives whatever the wait; the gateway's stop waits as long for
-    // its DLQ reader (stopped together) anyway, so a long wait costs nothing more here.
-    maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
     onRecord: (record) => {
       if (record.topic === topics.userReplies) return foldReply(record);
       if (record.topic === topics.audit) return audit.add(record);

@@ -1,3 +1,5 @@
+import { LONG_POLL_MAX_WAIT_MS } from '../reading/long-poll.js';
+
 /** How an exactly-once consumer trades latency for throughput; every field has a default. */
 export interface ConsumerTuning {
   /** Messages whose handlers run at the same time in one instance, across its partitions. */
@@ -17,9 +19,10 @@ export interface ConsumerTuning {
   commitMaxBytes: number;
   /**
    * How long the broker holds a fetch when nothing new has arrived. A record is fetched as soon as it
-   * arrives whatever the wait; an idle instance fetches once per wait, and a stop waits for the fetch
-   * in flight, so this trades an idle consumer's requests (and the broker's work for them) against
-   * the time a stop takes.
+   * arrives whatever the wait, and a stop does not wait for the fetch in flight; an idle instance
+   * fetches once per wait, and a member learns of a rebalance at its first heartbeat after a fetch
+   * returns, so this trades an idle consumer's requests (and the broker's work for them) against how
+   * soon a rebalance can complete.
    */
   fetchWaitMs: number;
   /**
@@ -62,10 +65,11 @@ export const DEFAULT_CONSUMER_TUNING: Readonly<ConsumerTuning> = Object.freeze({
   commitIntervalMs: 100,
   commitMaxMessages: 1_000,
   commitMaxBytes: 4 * 1024 * 1024,
-  // Twice the readers' long poll (LONG_POLL_MAX_WAIT_MS): the engine's consumers are most of an idle
-  // fleet's fetches (an agent has two). Measured with the `npm start` fleet idle, 60 s, paired on one
-  // broker: the broker 4.3 -> 3.9 % of a core, an agent about 0.52 -> 0.38 %.
-  fetchWaitMs: 2_000,
+  // The readers' long poll: the engine's consumers are most of an idle fleet's fetches (an agent has
+  // two), and neither a stop nor a take-up waits for a fetch in flight (see LONG_POLL_MAX_WAIT_MS).
+  // Half the heartbeat interval (a third of the session): an idle member heartbeats after every
+  // second fetch.
+  fetchWaitMs: LONG_POLL_MAX_WAIT_MS,
   // kafkajs's default is 1 MiB: about 3,000 of the bench's handoffs a partition, 18,000 for six,
   // decoded at once while the buffer takes a third of them. With 256 KiB (and a buffer of 5,000) the
   // router's peak RSS draining 20,000 handoffs was 154 and 160 MiB against 164 and 169 (two runs

@@ -8,12 +8,6 @@ import { markedIds, type MessageResult } from './id-markers.js';
 import { READER_GROUP_TIMING, readerGroupId as uniqueReaderGroupId } from '../reading/reader-group.js';
 import { kafkajsClient, type KafkaClient } from '../kafka-client.js';
 
-/**
- * The broker's wait for a fetch of this reader: a partition resumed while a fetch of others is in
- * flight is fetched when that one returns, so this bounds how long a take-up can wait for it.
- */
-const TAKE_UP_WAIT_MS = LONG_POLL_MAX_WAIT_MS / 4;
-
 /** The key of barrier records, which tell a new partition owner it has read every id before it. */
 const BARRIER_KEY = '__baton.barrier__';
 
@@ -29,7 +23,7 @@ const BARRIER_KEY = '__baton.barrier__';
  * matter only when this instance takes the partition up again, and then its new barrier is read
  * after them, from where reading stopped. So an idle instance sends this reader no fetch at all,
  * where it used to long-poll every partition, and with every partition paused its consumer sleeps
- * until one is resumed (kafkajs-fixes/paused-consumer-sleep.ts): no timer wakes it either. Before
+ * until one is resumed (kafkajs-fixes/consumer-fetch-waits.ts): no timer wakes it either. Before
  * that fix it looked for resumed partitions four times a second, since a take-up (a rebalance, a
  * start, a failed transaction) waited for the next look.
  */
@@ -55,7 +49,9 @@ export class ProcessedIds {
     // A group of its own per instance, which never commits, so every start reads from the beginning.
     this.consumer = kafkajsClient(kafka).consumer({
       groupId: uniqueReaderGroupId(readerGroupId),
-      maxWaitTimeInMs: TAKE_UP_WAIT_MS,
+      // Long: a partition taken up while others are read is fetched at once all the same, since
+      // their fetches wait briefly while it is paused (kafkajs-fixes/consumer-fetch-waits.ts).
+      maxWaitTimeInMs: LONG_POLL_MAX_WAIT_MS,
       ...READER_GROUP_TIMING,
     });
   }

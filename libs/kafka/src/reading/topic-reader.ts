@@ -1,6 +1,6 @@
 import type { Consumer } from 'kafkajs';
 import { BatonError } from '@baton/errors';
-import { BATCHED_FETCH_MIN_BYTES, LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
+import { BATCH_WINDOW_MS, BATCHED_FETCH_MIN_BYTES, LONG_POLL_MAX_WAIT_MS } from './long-poll.js';
 import { READER_GROUP_TIMING, readerGroupId } from './reader-group.js';
 import { consumedRecord, type ConsumedRecord } from '../consumer/consumed-record.js';
 import { ReadProgress, parsePartitionKey, partitionKey, type PartitionKey } from './read-progress.js';
@@ -32,22 +32,21 @@ export interface TopicReaderOptions {
    * `catchUp`) it fetches nothing once caught up, until `refresh()` asks it to read on: for a view
    * used rarely, which then must be current, an idle reader costs neither the broker nor the
    * process a fetch: with every partition paused its consumer sleeps until a refresh resumes one
-   * (kafkajs-fixes/paused-consumer-sleep.ts).
+   * (kafkajs-fixes/consumer-fetch-waits.ts).
    */
   live?: boolean;
   /**
    * How long the broker holds a fetch with nothing new to read (kafkajs's `maxWaitTimeInMs`). A
-   * record still arrives at once; what a longer wait saves is fetches of an idle reader, a request
-   * with every partition of the topics each time, and what it costs is the stop, which waits for the
-   * fetch in flight. @default LONG_POLL_MAX_WAIT_MS
+   * record still arrives at once; a longer wait saves fetches of an idle reader, each a request with
+   * every partition of the topics. @default LONG_POLL_MAX_WAIT_MS, or BATCH_WINDOW_MS when `batched`
    */
   maxWaitMs?: number;
   /**
-   * Whether a live reader takes what arrives once per LONG_POLL_MAX_WAIT_MS (kafkajs's `minBytes`
+   * Whether a live reader takes what arrives once per BATCH_WINDOW_MS (kafkajs's `minBytes`
    * of BATCHED_FETCH_MIN_BYTES) rather than each record as it arrives (the default). For a topic
    * written to all the time and read by a view that may be up to that long behind (the agent
    * registry: every instance's heartbeat is a record), the reader then wakes once a wait instead of
-   * once a record. The price: a record is read up to LONG_POLL_MAX_WAIT_MS after it arrives, and so
+   * once a record. The price: a record is read up to BATCH_WINDOW_MS after it arrives, and so
    * is the end of a catch-up with less than BATCHED_FETCH_MIN_BYTES to read.
    */
   batched?: boolean;
@@ -81,7 +80,7 @@ export class TopicReader {
     }
     this.consumer = kafkajsClient(options.kafka).consumer({
       groupId: readerGroupId(options.groupId),
-      maxWaitTimeInMs: options.maxWaitMs ?? LONG_POLL_MAX_WAIT_MS,
+      maxWaitTimeInMs: options.maxWaitMs ?? (options.batched === true ? BATCH_WINDOW_MS : LONG_POLL_MAX_WAIT_MS),
       minBytes: options.batched === true ? BATCHED_FETCH_MIN_BYTES : 1,
       ...READER_GROUP_TIMING,
       readUncommitted: false,
@@ -142,11 +141,12 @@ export class TopicReader {
   }
 
   /**
-   * Stops reading and leaves the group. The leave queues behind the fetch in flight, which the
-   * broker holds up to the fetch wait (5 s for a quiet topic's reader), so stop waits for it at most
-   * READER_STOP_GRACE_MS and lets the rest finish in the background: a reader group never commits
-   * and belongs to this process alone, so nothing waits on its leave, and a process that exits
-   * meanwhile only leaves the broker to expire the member.
+   * Stops reading and leaves the group. That takes a round trip: the fetch in flight is given up
+   * (kafkajs-fixes/consumer-fetch-waits.ts), unless its request was still being prepared, and then
+   * it is waited for, up to the fetch wait; so is a broker that is slow or gone. So stop waits at
+   * most READER_STOP_GRACE_MS and lets the rest finish in the background: a reader group never
+   * commits and belongs to this process alone, so nothing waits on its leave, and a process that
+   * exits meanwhile only leaves the broker to expire the member.
    */
   async stop(): Promise<void> {
     this.running = false;

@@ -1,11 +1,4 @@
-import {
-  QUIET_TOPIC_MAX_WAIT_MS,
-  TopicLister,
-  TopicReader,
-  backoffDelayMs,
-  type BackoffPolicy,
-  type KafkaClient,
-} from '@baton/kafka';
+import { TopicLister, TopicReader, backoffDelayMs, type BackoffPolicy, type KafkaClient } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
 import type { DeadLetterStore } from './dead-letter-store.js';
 
@@ -116,8 +109,6 @@ export class DeadLetterReader {
       kafka,
       groupId: `${this.options.groupId}.${this.readers++}`,
       topics: [...this.known, ...found].sort(),
-      // Written rarely, read across every partition of every DLQ.
-      maxWaitMs: QUIET_TOPIC_MAX_WAIT_MS,
       onRecord: (record) => store.add(record),
     });
     try {
