@@ -46,9 +46,9 @@ export async function readChunks(options: ChunkReadOptions): Promise<void> {
   signal.throwIfAborted();
   const consumer = kafkajsClient(kafka).consumer({
     groupId: readerGroupId(`${contextReaderGroupPrefix(topic)}${randomUUID()}`),
-    // Short, unlike LONG_POLL_MAX_WAIT_MS: this reader lives for one read, so it never idles, and
-    // the read ends with disconnect(), which waits for the fetch in flight; a context stored last
-    // in its partition leaves that fetch waiting at the partition's end for the whole wait.
+    // Short, unlike LONG_POLL_MAX_WAIT_MS: this reader lives for one read, so it never idles and a
+    // long wait saves nothing, while the disconnect that ends the read still waits out a fetch it
+    // comes upon being prepared (kafkajs-fixes/consumer-fetch-waits.ts).
     maxWaitTimeInMs: 100,
     maxBytesPerPartition: options.maxBytesPerPartition,
     // Chunks are written outside transactions; other writers' open transactions must not show.
