@@ -9,7 +9,8 @@ export {
   SIGNING_KEY_VARIABLES,
   type SigningKey,
 } from './message-signer.js';
-export { verifySignature, type VerifiedSignature } from './signature-verifier.js';
+export { verifySignature, verifySignatureOn, type VerifiedSignature } from './signature-verifier.js';
+export { VerificationThread } from './verification-thread.js';
 export {
   parseTrustStore,
   TrustStore,
@@ -19,3 +20,4 @@ export {
 } from './trust-store.js';
 export { signingStage, SIGNATURE_MODES, type SignatureMode, type SigningStageOptions } from './signing-stage.js';
 export { signingSettingsFromEnv, SIGNATURE_MODE_VARIABLE, type SigningSettings } from './signing-settings.js';
+export { SEAL_HEADER, SEALING_SENDER, VerificationSeals } from './verification-seal.js';

@@ -1,6 +1,7 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { configInvalid, readSettingFile } from '@baton/errors';
 import { canonicalJson } from './canonical-json.js';
+import { Ed25519PrivateKey } from './ed25519.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import { KEY_ID_PATTERN, formatSignature } from './signature-value.js';
 
@@ -9,7 +10,7 @@ export const SIGNING_KEY_VARIABLES = { file: 'BATON_SIGNING_KEY_FILE', id: 'BATO
 /** A service's private signing key and the id its public half is trusted under. */
 export interface SigningKey {
   keyId: string;
-  privateKey: KeyObject;
+  privateKey: Ed25519PrivateKey;
 }
 
 /** An Ed25519 private key from PEM (PKCS#8) text; refused as CONFIG_INVALID naming the variable, never quoting it. */
@@ -29,7 +30,7 @@ export function readSigningKey(keyId: string, pem: string, variable: string = SI
   if (privateKey.asymmetricKeyType !== 'ed25519') {
     throw configInvalid(variable, `${variable} holds a ${privateKey.asymmetricKeyType} key, not an ed25519 one`);
   }
-  return { keyId, privateKey };
+  return { keyId, privateKey: new Ed25519PrivateKey(privateKey) };
 }
 
 /** The signing key the variables name, read once at start; undefined when neither is set. */
@@ -52,6 +53,6 @@ export function signedBytes(kind: MessageKind, message: Record<string, unknown>)
 /** The message with its signature by `key` (any signature it had is replaced). */
 export function signMessage<T>(kind: MessageKind, message: T, key: SigningKey): T {
   const record = message as Record<string, unknown>;
-  const signature = sign(null, signedBytes(kind, record), key.privateKey);
+  const signature = key.privateKey.sign(signedBytes(kind, record));
   return SIGNED_SHAPES[kind].withSignature(record, formatSignature({ keyId: key.keyId, signature })) as T;
 }

@@ -1,14 +1,22 @@
-import { verify } from 'node:crypto';
 import { BatonError } from '@baton/errors';
+import { ed25519Verify } from './ed25519.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import { signedBytes } from './message-signer.js';
 import { parseSignature } from './signature-value.js';
-import type { TrustStore } from './trust-store.js';
+import type { TrustStore, TrustedKey } from './trust-store.js';
+import type { VerificationThread } from './verification-thread.js';
 
 /** The key, and so the sender, a valid signature proves. */
 export interface VerifiedSignature {
   keyId: string;
   senderId: string;
+}
+
+interface SignatureClaim {
+  keyId: string;
+  key: TrustedKey;
+  bytes: Buffer;
+  signature: Buffer;
 }
 
 /**
@@ -25,6 +33,30 @@ export function verifySignature(
   trustStore: TrustStore,
   ownKeyId?: string,
 ): VerifiedSignature {
+  const claim = signatureClaim(kind, message, trustStore);
+  return verified(kind, message, claim, ed25519Verify(claim.key.publicKey, claim.bytes, claim.signature), ownKeyId);
+}
+
+/** verifySignature with the Ed25519 verification itself done on `thread`. */
+export async function verifySignatureOn(
+  thread: VerificationThread,
+  kind: MessageKind,
+  message: Record<string, unknown>,
+  trustStore: TrustStore,
+  ownKeyId?: string,
+): Promise<VerifiedSignature> {
+  const claim = signatureClaim(kind, message, trustStore);
+  return verified(
+    kind,
+    message,
+    claim,
+    await thread.verify(claim.key.publicKey, claim.bytes, claim.signature),
+    ownKeyId,
+  );
+}
+
+/** The signature, its key and the bytes it must cover; the checks before the Ed25519 one. */
+function signatureClaim(kind: MessageKind, message: Record<string, unknown>, trustStore: TrustStore): SignatureClaim {
   const shape = SIGNED_SHAPES[kind];
   const text = shape.signatureOf(message);
   if (text === undefined) {
@@ -43,7 +75,19 @@ export function verifySignature(
       details: { keyId },
     });
   }
-  if (!verify(null, signedBytes(kind, message), key.publicKey, signature)) {
+  return { keyId, key, bytes: signedBytes(kind, message), signature };
+}
+
+/** The checks after the Ed25519 one: the signature matched, and its key signs for the sender. */
+function verified(
+  kind: MessageKind,
+  message: Record<string, unknown>,
+  { keyId, key }: SignatureClaim,
+  matches: boolean,
+  ownKeyId: string | undefined,
+): VerifiedSignature {
+  const shape = SIGNED_SHAPES[kind];
+  if (!matches) {
     throw new BatonError(
       'SIGNATURE_INVALID',
       `the signature by key ${keyId} does not match the message: it was changed after signing, or signed by another key`,

@@ -1,9 +1,11 @@
 import type { BatonError } from '@baton/errors';
 import type { WireStage } from '@baton/wire';
 import { signMessage, type SigningKey } from './message-signer.js';
-import { verifySignature } from './signature-verifier.js';
+import { verifySignature, verifySignatureOn, type VerifiedSignature } from './signature-verifier.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import type { TrustStore } from './trust-store.js';
+import { SEAL_HEADER, VerificationSeals } from './verification-seal.js';
+import type { VerificationThread } from './verification-thread.js';
 
 /**
  * What a service does with signatures on what it reads: `off` does not look, `warn` verifies and
@@ -16,13 +18,21 @@ export const SIGNATURE_MODES: readonly SignatureMode[] = ['off', 'warn', 'requir
 export interface SigningStageOptions {
   kind: MessageKind;
   mode: SignatureMode;
+  /**
+   * Where the Ed25519 verifications run: on this thread when absent, else each open that has to
+   * verify returns a Promise (see VerificationThread).
+   */
+  verificationThread?: VerificationThread;
   /** Signs every message written without a signature; without it messages go unsigned. */
   signingKey?: SigningKey;
   /** Required unless mode is off. */
   trustStore?: TrustStore;
   /** A verification failure in `warn` mode. */
   onUnverified?(error: BatonError, kind: MessageKind): void;
-  /** Every verification's outcome: `valid` or the failure's code (counted by the service). */
+  /**
+   * Every verification's outcome: `valid`, `sealed` (a handoff the router's seal vouched for, see
+   * VerificationSeals) or the failure's code (counted by the service).
+   */
   onVerified?(outcome: string, kind: MessageKind): void;
 }
 
@@ -30,30 +40,58 @@ export interface SigningStageOptions {
  * The codec stage of signatures: `seal` signs what the service writes; `open` verifies what it
  * reads, before decryption, so it checks the bytes as they were sent. A message that already
  * carries a signature is written as it is: it was signed by its sender (a record forwarded or
- * replayed keeps its bytes; a client may publish a message it signed itself).
+ * replayed keeps its bytes; a client may publish a message it signed itself). A handoff whose
+ * record carries the router's verification seal for this service's key is not verified again.
  */
 export function signingStage(options: SigningStageOptions): WireStage {
-  const { kind, mode, signingKey, trustStore } = options;
+  const { kind, mode, signingKey, trustStore, verificationThread: thread } = options;
   const shape = SIGNED_SHAPES[kind];
   if (mode !== 'off' && trustStore === undefined) throw new Error(`signature mode ${mode} needs a trust store`);
+  const seals =
+    kind === 'handoff' && mode !== 'off' && signingKey !== undefined && trustStore !== undefined
+      ? new VerificationSeals(signingKey, trustStore)
+      : undefined;
   return {
     seal(message) {
       if (signingKey === undefined || shape.signatureOf(message as Record<string, unknown>) !== undefined)
         return message;
       return signMessage(kind, message, signingKey);
     },
-    open(message) {
+    open(message, facts) {
       if (mode === 'off') return message;
-      try {
-        verifySignature(kind, message as Record<string, unknown>, trustStore as TrustStore, signingKey?.keyId);
+      if (
+        seals !== undefined &&
+        facts !== undefined &&
+        seals.check(facts.value, facts.header(SEAL_HEADER)) !== undefined
+      ) {
+        facts.verified = { senderId: String(shape.senderOf(message as Record<string, unknown>)), sealed: true };
+        options.onVerified?.('sealed', kind);
+        return message;
+      }
+      const passed = ({ senderId }: VerifiedSignature) => {
+        if (facts !== undefined) facts.verified = { senderId, sealed: false };
         options.onVerified?.('valid', kind);
-      } catch (error) {
+        return message;
+      };
+      const failed = (error: unknown) => {
         const failure = error as BatonError;
+        // A thread that stopped is no verdict on the message: it is tried again, and not counted.
+        if (failure.code === 'SIGNATURE_CHECK_UNAVAILABLE') throw failure;
         options.onVerified?.(failure.code, kind);
         if (mode === 'required') throw failure;
         options.onUnverified?.(failure, kind);
+        return message;
+      };
+      const record = message as Record<string, unknown>;
+      const store = trustStore as TrustStore;
+      try {
+        if (thread !== undefined) {
+          return verifySignatureOn(thread, kind, record, store, signingKey?.keyId).then(passed, failed);
+        }
+        return passed(verifySignature(kind, record, store, signingKey?.keyId));
+      } catch (error) {
+        return failed(error);
       }
-      return message;
     },
   };
 }

@@ -1,12 +1,14 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { configInvalid, readSettingFile } from '@baton/errors';
+import { rawPublicKey } from './ed25519.js';
 import { KEY_ID_PATTERN } from './signature-value.js';
 
 /** A public key the trust store holds, and the senders whose messages it may sign. */
 export interface TrustedKey {
   keyId: string;
-  publicKey: KeyObject;
+  /** The raw 32-byte Ed25519 public key. */
+  publicKey: Buffer;
   /** sender_ids this key signs for; `*` for any (a gateway publishing for its clients). */
   senders: ReadonlySet<string>;
 }
@@ -47,7 +49,7 @@ export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): 
     if (publicKey.asymmetricKeyType !== 'ed25519') {
       throw configInvalid(variable, `${at}.public_key of ${keyId} is ${publicKey.asymmetricKeyType}, not ed25519`);
     }
-    keys.set(keyId, { keyId, publicKey, senders: new Set(senders as string[]) });
+    keys.set(keyId, { keyId, publicKey: rawPublicKey(publicKey), senders: new Set(senders as string[]) });
   });
   return keys;
 }
@@ -68,6 +70,8 @@ export interface TrustStoreOptions {
  */
 export class TrustStore {
   private keys: Map<string, TrustedKey>;
+  /** keysSigningFor's index of the keys read last. */
+  private bySender = new WeakMap<Map<string, TrustedKey>, Map<string, TrustedKey[]>>();
   private version: string;
   private checkedAt: number;
   private readonly now: () => number;
@@ -89,14 +93,33 @@ export class TrustStore {
     return this.keys.size;
   }
 
+  /** The keys that sign for `sender` by name (not through `*`): an agent's own keys, several while it rotates. */
+  keysSigningFor(sender: string): readonly TrustedKey[] {
+    const keys = this.current(false);
+    let bySender = this.bySender.get(keys);
+    if (bySender === undefined) {
+      bySender = new Map();
+      for (const key of keys.values()) {
+        for (const name of key.senders) bySender.set(name, [...(bySender.get(name) ?? []), key]);
+      }
+      this.bySender = new WeakMap([[keys, bySender]]);
+    }
+    return bySender.get(sender) ?? [];
+  }
+
   keyFor(keyId: string): TrustedKey | undefined {
+    return this.current(!this.keys.has(keyId)).get(keyId);
+  }
+
+  /** The keys, the file looked at first when a key id is unknown or the check interval has passed. */
+  private current(unknownKeyId: boolean): Map<string, TrustedKey> {
     const now = this.now();
-    if (!this.keys.has(keyId) || now - this.checkedAt >= (this.options.checkIntervalMs ?? 5_000)) {
+    if (unknownKeyId || now - this.checkedAt >= (this.options.checkIntervalMs ?? 5_000)) {
       this.checkedAt = now;
       const version = this.fileVersion();
       if (version !== this.version) this.reload(version);
     }
-    return this.keys.get(keyId);
+    return this.keys;
   }
 
   /** Reads the file of `version`; one that cannot be used is reported once, not at every lookup. */
