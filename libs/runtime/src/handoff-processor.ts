@@ -1,15 +1,16 @@
 import { BatonError, isPromiseLike, type MaybePromise } from '@baton/errors';
-import type {
-  ConsumedRecord,
-  DeadLetterContext,
-  DecodedMessage,
-  MessageProcessor,
-  OutputRecord,
-  ProcessingContext,
+import {
+  headerOf,
+  type ConsumedRecord,
+  type DeadLetterContext,
+  type DecodedMessage,
+  type MessageProcessor,
+  type OutputRecord,
+  type ProcessingContext,
 } from '@baton/kafka';
 import type { HandoffMessage, Immutable } from '@baton/protocol';
 import { isTracingOn } from '@baton/telemetry';
-import type { HandoffCodec } from '@baton/wire';
+import type { HandoffCodec, ReadFacts } from '@baton/wire';
 import { HandoffLabeller } from './handoff-labels.js';
 import { tracedHandle } from './handoff-span.js';
 
@@ -23,8 +24,11 @@ export interface HandoffProcessorOptions {
    * is decoded. Rejects with a BatonError when the handoff cannot be had, like decoding does.
    */
   resolve?(record: ConsumedRecord): Promise<Handoff> | undefined;
-  /** The handoff's outputs: a Promise only when the handling has to wait for something. */
-  handle(message: Handoff, context: ProcessingContext): MaybePromise<OutputRecord[]>;
+  /**
+   * The handoff's outputs: a Promise only when the handling has to wait for something. `facts`
+   * say what reading found, such as a signature verified (a claim check's handoff has none).
+   */
+  handle(message: Handoff, context: ProcessingContext, facts: ReadFacts): MaybePromise<OutputRecord[]>;
   /** The agent (or `router`) that handles the handoffs, named on their spans as baton.agent_id. */
   agentId?: string;
   deadLetterOutputs?(context: DeadLetterContext<Handoff>): OutputRecord[];
@@ -32,9 +36,18 @@ export interface HandoffProcessorOptions {
   readsOwnOutputs?: boolean;
 }
 
-function readValue(codec: HandoffCodec, record: ConsumedRecord): MaybePromise<Handoff> {
+function readValue(codec: HandoffCodec, record: ConsumedRecord, facts: ReadFacts): MaybePromise<Handoff> {
   if (record.value === null) throw new BatonError('WIRE_FORMAT_INVALID', 'record has no value');
-  return codec.read(record.value);
+  return codec.read(record.value, facts);
+}
+
+/** The read facts of a record: its value, and its headers read one at a time as a stage asks. */
+function readFacts(record: ConsumedRecord): ReadFacts {
+  return { value: record.value ?? Buffer.alloc(0), header: (name) => headerOf(record, name) };
+}
+
+interface DecodedHandoff extends DecodedMessage<Handoff> {
+  facts: ReadFacts;
 }
 
 /**
@@ -45,22 +58,29 @@ function readValue(codec: HandoffCodec, record: ConsumedRecord): MaybePromise<Ha
  */
 export function handoffProcessor(options: HandoffProcessorOptions): MessageProcessor<Handoff> {
   const labeller = new HandoffLabeller();
-  const decoded = (message: Handoff): DecodedMessage<Handoff> => ({
+  const decoded = (message: Handoff, facts: ReadFacts): DecodedHandoff => ({
     value: message,
     messageId: message.metadata.message_id,
     retryLimit: message.instructions.failure_handling_strategy?.retry_count,
     expiresAt: message.metadata.expiration_time,
     labels: labeller.labelsOf(message),
+    facts,
   });
   return {
     decode(record: ConsumedRecord) {
-      const handoff = options.resolve?.(record) ?? readValue(options.codec, record);
-      return isPromiseLike(handoff) ? Promise.resolve(handoff).then(decoded) : decoded(handoff);
+      const facts = readFacts(record);
+      const handoff = options.resolve?.(record) ?? readValue(options.codec, record, facts);
+      return isPromiseLike(handoff)
+        ? Promise.resolve(handoff).then((message) => decoded(message, facts))
+        : decoded(handoff, facts);
     },
-    process: (message, context) =>
-      isTracingOn()
-        ? tracedHandle(message.value, options.agentId, () => options.handle(message.value, context))
-        : options.handle(message.value, context),
+    process: (message, context) => {
+      // The object decode made: process is handed what decode returned.
+      const { facts } = message as DecodedHandoff;
+      return isTracingOn()
+        ? tracedHandle(message.value, options.agentId, () => options.handle(message.value, context, facts))
+        : options.handle(message.value, context, facts);
+    },
     deadLetterOutputs: options.deadLetterOutputs,
     readsOwnOutputs: options.readsOwnOutputs,
   };

@@ -1,5 +1,5 @@
 import { KeyRingFile, personalDataStages, storedContextStage } from '@baton/field-encryption';
-import { signingStage, type MessageKind } from '@baton/message-signing';
+import { signingStage, type MessageKind, type VerificationThread } from '@baton/message-signing';
 import type { WireStage, WireStages } from '@baton/wire';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logger.js';
@@ -48,13 +48,15 @@ export function messageStages(
   /** Where verifications are counted; a tool that verifies nothing passes none. */
   metrics: Registry | undefined,
   keyRing: KeyRingFile | undefined = personalDataKeyRing(config, logger),
+  /** Where the handoffs' signatures are verified, when not on the event loop. */
+  handoffVerificationThread?: VerificationThread,
 ): Required<WireStages> {
   const { signing } = config;
   const verifications =
     metrics &&
     new Counter({
       name: METRIC_NAMES.signatureVerifications,
-      help: 'Signatures verified on messages read, by kind (handoff, lifecycle) and outcome (valid or the failure code)',
+      help: 'Signatures verified on messages read, by kind (handoff, lifecycle) and outcome (valid, sealed or the failure code)',
       labelNames: ['kind', 'outcome'],
       registers: [metrics],
     });
@@ -72,6 +74,7 @@ export function messageStages(
       mode: signing.mode,
       signingKey: signing.signingKey,
       trustStore: signing.trustStore,
+      verificationThread: kind === 'handoff' ? handoffVerificationThread : undefined,
       onVerified: (outcome) => verifications?.inc({ kind, outcome }),
       onUnverified: (error) =>
         logger.warn(

@@ -3,7 +3,7 @@ import type avro from 'avsc';
 import { WIRE_HEADER_BYTES, readWireFormat, writeWireHeader } from './confluent-wire-format.js';
 import { parseAvroSchema, recordNameSubject, type AvroRecordSchema } from './handoff-avro-schema.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
-import { openWith, sealWith, type WireStage } from './wire-stage.js';
+import { openWith, sealWith, type ReadFacts, type WireStage } from './wire-stage.js';
 
 /** What a codec writes and how it checks what it reads. */
 export interface AvroCodecSpec<T> {
@@ -123,17 +123,17 @@ export class AvroCodec<T> {
    * opens at once, as for nearly every record a service reads. A Promise otherwise; a coded error
    * is thrown, not returned in a rejected Promise, when the bytes are refused at once.
    */
-  read(bytes: Buffer): MaybePromise<T> {
+  read(bytes: Buffer, facts?: ReadFacts): MaybePromise<T> {
     const { schemaId, body } = readWireFormat(bytes);
     const writerType = this.writerTypes.get(schemaId);
     if (writerType === undefined)
-      return this.fetchWriterType(schemaId).then((type) => this.checked(type, schemaId, body));
-    return this.checked(writerType, schemaId, body);
+      return this.fetchWriterType(schemaId).then((type) => this.checked(type, schemaId, body, facts));
+    return this.checked(writerType, schemaId, body, facts);
   }
 
-  private checked(writerType: avro.Type, schemaId: number, body: Buffer): MaybePromise<T> {
+  private checked(writerType: avro.Type, schemaId: number, body: Buffer, facts?: ReadFacts): MaybePromise<T> {
     const value = readBody(writerType, schemaId, body);
-    const opened = this.stages.length === 0 ? value : openWith(this.stages, value);
+    const opened = this.stages.length === 0 ? value : openWith(this.stages, value, facts);
     return isPromiseLike(opened)
       ? Promise.resolve(opened).then((open) => this.spec.parse(open))
       : this.spec.parse(opened);

@@ -35,4 +35,4 @@ export {
 export { EventsCodec, createStagedContextCodec, type StagedContextCodec } from './events-codec.js';
 export { STAGED_CONTEXT_AVRO_SCHEMA } from './handoff-avro-schema.js';
 export { serviceCodecs, type ServiceCodecs } from './service-codecs.js';
-export { openWith, sealWith, type WireStage, type WireStages } from './wire-stage.js';
+export { openWith, sealWith, type ReadFacts, type WireStage, type WireStages } from './wire-stage.js';

@@ -9,7 +9,18 @@ import { isPromiseLike } from '@baton/errors';
  */
 export interface WireStage {
   seal(message: unknown): unknown;
-  open(message: unknown): unknown;
+  open(message: unknown, facts?: ReadFacts): unknown;
+}
+
+/**
+ * What a stage opening a consumed record may know besides the message (its value as read, its
+ * headers), and what it tells the reader back: that the message's signature is known to be good.
+ */
+export interface ReadFacts {
+  readonly value: Buffer;
+  header(name: string): string | undefined;
+  /** Set by the signing stage: verified here (`sealed` false), or vouched for by the router's seal. */
+  verified?: { senderId: string; sealed: boolean };
 }
 
 /** The stages of the kinds of message a service signs and encrypts. */
@@ -32,17 +43,22 @@ export function sealWith(stages: readonly WireStage[], message: unknown): unknow
  * service reads is opened, and an async step per record was an allocation and a turn of the
  * microtask queue more for nothing to wait for.
  */
-export function openWith(stages: readonly WireStage[], message: unknown): unknown {
+export function openWith(stages: readonly WireStage[], message: unknown, facts?: ReadFacts): unknown {
   let opened = message;
   for (let index = stages.length - 1; index >= 0; index -= 1) {
-    opened = stages[index]!.open(opened);
-    if (isPromiseLike(opened)) return openRest(stages, index, opened);
+    opened = stages[index]!.open(opened, facts);
+    if (isPromiseLike(opened)) return openRest(stages, index, opened, facts);
   }
   return opened;
 }
 
-async function openRest(stages: readonly WireStage[], index: number, waiting: PromiseLike<unknown>): Promise<unknown> {
+async function openRest(
+  stages: readonly WireStage[],
+  index: number,
+  waiting: PromiseLike<unknown>,
+  facts: ReadFacts | undefined,
+): Promise<unknown> {
   let opened = await waiting;
-  for (let next = index - 1; next >= 0; next -= 1) opened = await stages[next]!.open(opened);
+  for (let next = index - 1; next >= 0; next -= 1) opened = await stages[next]!.open(opened, facts);
   return opened;
 }

@@ -19,6 +19,7 @@ import {
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
+import { SEAL_HEADER, VerificationSeals } from '@baton/message-signing';
 import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
 import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
 
@@ -73,26 +74,30 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
 
 /**
  * The record's headers with this decision's added. A replayed record may carry an earlier
- * decision's: this one's replace them. One copy per target, without `delete`, which would turn the
- * copy into a slow dictionary object on every handoff the router dispatches.
+ * decision's, and any record a seal its sender wrote: this one's replace them. One copy per target,
+ * without `delete`, which would turn the copy into a slow dictionary object on every handoff the
+ * router dispatches.
  */
 function routedHeaders(
   headers: Readonly<Record<string, string>>,
   rule: string,
   target: string,
   fallbackFor: string | undefined,
+  seal: string | undefined,
 ): Record<string, string> {
   const routed: Record<string, string> = {};
   for (const name in headers) {
-    if (name !== ROUTE_HEADERS.fallbackFor && Object.hasOwn(headers, name)) routed[name] = headers[name] as string;
+    if (name !== ROUTE_HEADERS.fallbackFor && name !== SEAL_HEADER && Object.hasOwn(headers, name))
+      routed[name] = headers[name] as string;
   }
   routed[ROUTE_HEADERS.rule] = rule;
   routed[ROUTE_HEADERS.target] = target;
   if (fallbackFor !== undefined) routed[ROUTE_HEADERS.fallbackFor] = fallbackFor;
+  if (seal !== undefined) routed[SEAL_HEADER] = seal;
   return routed;
 }
 
-const ROUTE_HEADER_NAMES = headerNames(Object.values(ROUTE_HEADERS));
+const ROUTE_HEADER_NAMES = headerNames([...Object.values(ROUTE_HEADERS), SEAL_HEADER]);
 
 /** Decisions whose headers are remembered: routes of the table and its targets, and discovered agents. */
 const REMEMBERED_DECISIONS = 4_096;
@@ -127,9 +132,10 @@ class DecisionHeaders {
 const decisionHeaders = new DecisionHeaders();
 
 /**
- * The record on its way to `topic`, with this decision's headers. Its own headers go on as they
- * were fetched, copied rather than decoded and encoded again (the decision's are written after
- * them), unless it carries an earlier decision's (a replay), which this one's must replace.
+ * The record on its way to `topic`, with this decision's headers and the router's verification
+ * seal for the target, when it verified the signature. Its own headers go on as they were fetched,
+ * copied rather than decoded and encoded again (the decision's are written after them), unless it
+ * carries an earlier decision's (a replay) or a seal, which this one's must replace.
  */
 export function forwarded(
   record: ConsumedRecord,
@@ -138,20 +144,22 @@ export function forwarded(
   rule: string,
   target: string,
   fallbackFor: string | undefined,
+  seal?: string,
 ): OutputRecord {
   const value = record.value as Buffer;
   // Read as it came, without decoding its headers: the consumer decodes them only when they are read.
   const { encodedHeaders } = record;
   if (encodedHeaders === undefined || hasHeaderNamed(encodedHeaders, ROUTE_HEADER_NAMES)) {
-    return { topic, key, value, headers: routedHeaders(record.headers, rule, target, fallbackFor) };
+    return { topic, key, value, headers: routedHeaders(record.headers, rule, target, fallbackFor, seal) };
   }
+  const decision = decisionHeaders.of(rule, target, fallbackFor);
   // headersAdded: the block has been looked through for the decision's names above.
   return {
     topic,
     key,
     value,
     encodedHeaders,
-    headers: decisionHeaders.of(rule, target, fallbackFor),
+    headers: seal === undefined ? decision : { ...decision, [SEAL_HEADER]: seal },
     headersAdded: true,
   };
 }
@@ -234,64 +242,72 @@ export function routerService(
     name: ROUTER_ID,
     groupId: (topics) => `${topics.prefix}.router`,
     sourceTopic: (topics) => topics.inbound,
+    verifiesOnThread: true,
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
-    createProcessor: ({ topics, outcomeCodec }) => ({
-      agentId: ROUTER_ID,
-      handle(message, { record }) {
-        const decision = routeHandoff(table, message, registry.liveness);
-        if (decision.kind === 'no-route') {
-          throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
-        }
-        if (decision.kind === 'no-live-agent') {
-          throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
-        }
-        const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
-        if (authorization?.kind === 'refused') {
-          const { sender, handoffType, recipient, reason } = authorization;
-          throw new BatonError('NOT_AUTHORIZED', reason, {
-            path: '/metadata/sender_id',
-            details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
+    createProcessor: ({ topics, outcomeCodec, config }) => {
+      const { signingKey, trustStore } = config.signing;
+      // Only what the router verified itself is sealed: in `warn` a message that failed is
+      // forwarded too, and its agent must find that out for itself.
+      const seals = signingKey && trustStore && new VerificationSeals(signingKey, trustStore);
+      return {
+        agentId: ROUTER_ID,
+        handle(message, { record }, facts) {
+          const decision = routeHandoff(table, message, registry.liveness);
+          if (decision.kind === 'no-route') {
+            throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
+          }
+          if (decision.kind === 'no-live-agent') {
+            throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
+          }
+          const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
+          if (authorization?.kind === 'refused') {
+            const { sender, handoffType, recipient, reason } = authorization;
+            throw new BatonError('NOT_AUTHORIZED', reason, {
+              path: '/metadata/sender_id',
+              details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
+            });
+          }
+          const fallbackFor = decision.fallbackFor?.join(',');
+          const { targets } = decision;
+          // Of its final length from the start: a pushed element would grow it to 17 slots, held
+          // until the transaction commits.
+          const outputs = new Array<OutputRecord>(targets.length + 1);
+          for (let index = 0; index < targets.length; index += 1) {
+            const target = targets[index] as string;
+            outputs[index] = forwarded(
+              record,
+              topics.agentInbox(target),
+              message.metadata.task_id,
+              decision.ruleId,
+              target,
+              fallbackFor,
+              facts.verified?.sealed === false ? seals?.seal(facts.value, target) : undefined,
+            );
+          }
+          outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
+            agentId: ROUTER_ID,
+            outcome: 'ROUTED',
+            target: decision.targets.join(','),
+            detail:
+              fallbackFor === undefined
+                ? `rule ${decision.ruleId}`
+                : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
           });
-        }
-        const fallbackFor = decision.fallbackFor?.join(',');
-        const { targets } = decision;
-        // Of its final length from the start: a pushed element would grow it to 17 slots, held
-        // until the transaction commits.
-        const outputs = new Array<OutputRecord>(targets.length + 1);
-        for (let index = 0; index < targets.length; index += 1) {
-          const target = targets[index] as string;
-          outputs[index] = forwarded(
-            record,
-            topics.agentInbox(target),
-            message.metadata.task_id,
-            decision.ruleId,
-            target,
-            fallbackFor,
-          );
-        }
-        outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
-          agentId: ROUTER_ID,
-          outcome: 'ROUTED',
-          target: decision.targets.join(','),
-          detail:
-            fallbackFor === undefined
-              ? `rule ${decision.ruleId}`
-              : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
-        });
-        return outputs;
-      },
-      deadLetterOutputs: ({ message, error }) =>
-        message === undefined
-          ? []
-          : [
-              outcomeRecord(outcomeCodec, topics.events, message.value, {
-                agentId: ROUTER_ID,
-                outcome: 'DEAD_LETTERED',
-                errorCode: error.code,
-                detail: error.message,
-              }),
-            ],
-    }),
+          return outputs;
+        },
+        deadLetterOutputs: ({ message, error }) =>
+          message === undefined
+            ? []
+            : [
+                outcomeRecord(outcomeCodec, topics.events, message.value, {
+                  agentId: ROUTER_ID,
+                  outcome: 'DEAD_LETTERED',
+                  errorCode: error.code,
+                  detail: error.message,
+                }),
+              ],
+      };
+    },
     observer: ({ metrics }) => routedMetrics(metrics),
     components: (context) => [registry.component(context)],
   };
