@@ -1,0 +1,80 @@
+/**
+ * `npm run bench:signatures [N]`: the two signature rows of `npm run bench` alone, for a change to
+ * the cost of trust (a minute or two instead of the whole bench): the per-message costs in this
+ * process (signature-costs.ts), then N handoffs (default 10,000) through a fresh router and
+ * bench_agent with signatures off and N through a fresh pair requiring them
+ * (signature-full-path.ts). Prints the same lines as the bench's report, then its JSON line.
+ */
+import { provisionInfrastructure } from '@baton/local-infra';
+import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
+import { SchemaRegistryClient } from '@baton/wire';
+import { ArrivalObserver } from './arrival-observer.js';
+import { benchArgs } from './bench-args.js';
+import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
+import { withDeadline } from './deadline.js';
+import { deleteRunTopics } from './run-topics.js';
+import { measureSignatureCosts } from './signature-costs.js';
+import { signatureCostLines, signedPathLines } from './signature-figures.js';
+import { benchSignedPath } from './signature-full-path.js';
+
+const PARTITIONS = 6;
+const TASKS = 200;
+const AGENT = 'bench_agent';
+
+function progress(text: string): void {
+  process.stderr.write(`[bench] ${text}\n`);
+}
+
+const args = benchArgs(process.argv.slice(2), process.env);
+const infrastructure = await provisionInfrastructure();
+const brokers = infrastructure.kafkaBrokers;
+const topics = topicNames(`bench-${Date.now().toString(36)}`);
+const processes = new BenchProcesses(
+  benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, PARTITIONS),
+  progress,
+);
+const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityFromEnv(process.env) });
+const producer = new RecordProducer(kafka);
+const observer = new ArrivalObserver({
+  brokers,
+  recordTopics: [],
+  eventsTopic: topics.events,
+  registry: new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl }),
+});
+try {
+  const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
+  progress('signature costs per message: canonical JSON, sign and verify against Avro encode and decode');
+  const costs = await measureSignatureCosts({ registry, progress });
+  // The observer subscribes before any service has created the events topic.
+  await createTopics(kafka, [{ topic: topics.events, numPartitions: PARTITIONS, replicationFactor: 1 }]);
+  await withDeadline(observer.start(), 'arrival observer joining its group', 120_000, progress);
+  await producer.connect();
+  const fullPath = await benchSignedPath({
+    count: args.messages,
+    tasks: TASKS,
+    registry,
+    topics,
+    agentId: AGENT,
+    producer,
+    observer,
+    processes,
+    progress,
+  });
+  const lines = [
+    'Signatures, per message in this process:',
+    ...signatureCostLines(costs.rows),
+    `Signatures on the full path: ${fullPath.handoffs} handoffs (${TASKS} tasks) per pass, each pass through a fresh router and ${AGENT}:`,
+    ...signedPathLines(fullPath),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${JSON.stringify({ event: 'bench.signatures', costs, fullPath })}\n`);
+} catch (error) {
+  progress(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await observer.stop().catch(() => undefined);
+  await producer.disconnect().catch(() => undefined);
+  await processes.stopAll();
+  await deleteRunTopics(brokers, topics.prefix, progress);
+  await infrastructure.stop();
+}
