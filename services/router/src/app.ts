@@ -19,8 +19,7 @@ import {
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
-import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
-import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
+import { authorizeDispatch, routeHandoff, type AgentLiveness, type RoutingTable, type SenderPolicy } from '@baton/routing';
 
 export const ROUTER_ID = 'router';
 
