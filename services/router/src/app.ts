@@ -19,7 +19,13 @@ import {
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
-import { authorizeDispatch, routeHandoff, type AgentLiveness, type RoutingTable, type SenderPolicy } from '@baton/routing';
+import {
+  authorizeDispatch,
+  routeHandoff,
+  type AgentLiveness,
+  type RoutingTable,
+  type SenderPolicy,
+} from '@baton/routing';
 
 export const ROUTER_ID = 'router';
 
