@@ -44,10 +44,7 @@ function agentInboxPattern(prefix: string): RegExp {
 }
 
 /** The router's sender policy, read and checked as the router reads it; undefined without AUTHORIZATION_POLICY. */
-async function replaySenderPolicy(
-  config: Readonly<GatewayConfig>,
-  logger: Logger,
-): Promise<SenderPolicy | undefined> {
+async function replaySenderPolicy(config: Readonly<GatewayConfig>, logger: Logger): Promise<SenderPolicy | undefined> {
   if (config.senderPolicy === undefined) {
     logger.warn(
       { event: 'authorization.disabled' },
