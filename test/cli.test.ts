@@ -464,9 +464,9 @@ describe('baton dlq', () => {
     expect(done).toMatchObject({
       state: 'completed',
       rate_per_second: 5,
-      progress: { total: 3, replayed: 3, failed: 0, remaining: 0 },
+      progress: { total: 3, replayed: 3, refused: 0, failed: 0, remaining: 0 },
     });
-    expect(run.stderr).toContain(`replay ${done.job_id} completed: 3/3 replayed, 0 failed, 0 remaining`);
+    expect(run.stderr).toContain(`replay ${done.job_id} completed: 3/3 replayed, 0 refused, 0 failed, 0 remaining`);
     await waitFor(() => tasks.every((taskId) => setup.observed(taskId).length === 1), {
       description: 'every replayed task to be observed',
       timeoutMs: 30_000,

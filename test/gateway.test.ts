@@ -461,7 +461,13 @@ describe('gateway: dead letters', () => {
       { description: 'the replay job to complete', timeoutMs: 60_000 },
     );
     const done = (await api('GET', `/v1/replays/${job.job_id}`, { token: TOKENS.viewer })).body;
-    expect(done.progress).toEqual({ total: job.plan.count, replayed: job.plan.count, failed: 0, remaining: 0 });
+    expect(done.progress).toEqual({
+      total: job.plan.count,
+      replayed: job.plan.count,
+      refused: 0,
+      failed: 0,
+      remaining: 0,
+    });
     await waitFor(() => tasks.every((taskId) => observed(taskId).length === 1), {
       description: 'every replayed task to be observed',
       timeoutMs: 30_000,

@@ -7,12 +7,19 @@ import { startService, type Echo, type ProcessOptions, type RunningService } fro
 /** The sender policy the local fleet's router enforces, written for the agents of services/. */
 const LOCAL_SENDER_POLICY = fileURLToPath(new URL('../../services/router/authorization-policy.yaml', import.meta.url));
 
+/** The routing table the local router reads by default; the gateway's trust gate checks the policy against it. */
+const LOCAL_ROUTING_TABLE = fileURLToPath(new URL('../../services/router/routing-table.yaml', import.meta.url));
+
 /**
- * What the router is given besides the common environment: the local sender policy, unless
- * AUTHORIZATION_POLICY names another (set empty, it turns the check off).
+ * What the router and the gateway are given besides the common environment: the local sender
+ * policy, unless AUTHORIZATION_POLICY names another (set empty, it turns the check off). The
+ * gateway judges replays into an agent inbox by the same policy, so it gets the routing table too.
  */
-function routerEnvironment(): Record<string, string> {
-  return { AUTHORIZATION_POLICY: process.env.AUTHORIZATION_POLICY ?? LOCAL_SENDER_POLICY };
+function policyEnvironment(name: string): Record<string, string> {
+  const policy = { AUTHORIZATION_POLICY: process.env.AUTHORIZATION_POLICY ?? LOCAL_SENDER_POLICY };
+  if (name === 'router') return policy;
+  if (name === 'gateway') return { ...policy, ROUTING_TABLE: process.env.ROUTING_TABLE ?? LOCAL_ROUTING_TABLE };
+  return {};
 }
 
 export interface FleetOptions {
@@ -72,7 +79,7 @@ export async function startFleet(running: RunningService[], options: FleetOption
         ...env,
         ...serviceEnv(name),
         ...(name === 'gateway' ? gatewayEnv : {}),
-        ...(name === 'router' ? routerEnvironment() : {}),
+        ...policyEnvironment(name),
       },
       echo(name),
       processOptions(name),

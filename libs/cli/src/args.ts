@@ -163,7 +163,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'dlq replay',
     usage:
-      'baton dlq replay TOPIC ID --reason R [--target-topic T] [--new-message-id]\n' +
+      'baton dlq replay TOPIC ID --reason R [--target-topic T] [--new-message-id] [--override-trust]\n' +
       '  baton dlq replay TOPIC --all|filters --reason R [--rate N] [--dry-run] [--target-topic T] [--new-message-id]',
     summary: 'replay one dead letter, or plan and run a bulk replay following its progress',
     options: {
@@ -171,6 +171,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       reason: { type: 'string' },
       'target-topic': { type: 'string' },
       'new-message-id': { type: 'boolean' },
+      'override-trust': { type: 'boolean' },
       all: { type: 'boolean' },
       rate: { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -179,6 +180,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--reason R', 'why (required; kept in the audit trail)'],
       ['--target-topic T', 'replay there instead of the source topic (an allowed one)'],
       ['--new-message-id', 'give the handoff a fresh message_id so it is processed again'],
+      ['--override-trust', 'replay one dead letter the trust gate refuses (needs the trust-override role; audited)'],
       ['--all', 'bulk: every dead letter of TOPIC'],
       ...FILTER_HELP.map(([flag, text]) => [flag, `bulk: ${text}`] as const),
       ['--rate N', 'bulk: replays per second (default 10)'],

@@ -52,7 +52,7 @@ function job(state: string, replayed: number, failed = 0, errors: unknown[] = []
         { id: '0-2', message_id: 'm2', task_id: 't2', target_topic: 'in' },
       ],
     },
-    progress: { total: 2, replayed, failed, remaining: 2 - replayed - failed },
+    progress: { total: 2, replayed, refused: 0, failed, remaining: 2 - replayed - failed },
     errors,
   };
 }
@@ -93,8 +93,8 @@ describe('runCli with a fake gateway', () => {
     const result = await run(['dlq', 'replay', 'in.dlq', '--all', '--reason', 'fixed', '--json'], gateway.fetch);
     expect(result.code).toBe(EXIT.REPLAY_FAILED);
     expect(JSON.parse(result.stdout)).toEqual(failed);
-    expect(result.stderr).toContain('replay j1 running: 0/2 replayed, 0 failed, 2 remaining');
-    expect(result.stderr).toContain('replay j1 completed: 1/2 replayed, 1 failed, 0 remaining');
+    expect(result.stderr).toContain('replay j1 running: 0/2 replayed, 0 refused, 0 failed, 2 remaining');
+    expect(result.stderr).toContain('replay j1 completed: 1/2 replayed, 0 refused, 1 failed, 0 remaining');
     expect(result.stderr).toContain('failed 0-2: KAFKA_UNAVAILABLE: no broker');
     expect(result.stderr).toContain('error REPLAY_INCOMPLETE');
   });

@@ -187,6 +187,12 @@ export const ERROR_CATALOGUE = {
     httpStatus: 400,
     summary: 'A replay names a target topic that is neither the source topic nor in the allowed list.',
   },
+  REPLAY_TRUST_REFUSED: {
+    retriable: false,
+    httpStatus: 409,
+    summary:
+      'A replay of a dead letter refused for who sent it (a signature, sender or sender-policy code, or personal data in clear), or whose own signature or sender policy fails now; `details.reason_code` names that code.',
+  },
   REPLAY_JOB_NOT_FOUND: {
     retriable: false,
     httpStatus: 404,

@@ -322,8 +322,10 @@ export interface ReplayJob {
   actor: string;
   created_at: string;
   plan: { count: number; targets: Record<string, number>; items: PlannedReplay[]; items_truncated: boolean };
-  progress: { total: number; replayed: number; failed: number; remaining: number };
-  errors: { id: string; code: string; message: string }[];
+  /** `refused`: items the trust gate refused (REPLAY_TRUST_REFUSED), counted apart from `failed`. */
+  progress: { total: number; replayed: number; refused: number; failed: number; remaining: number };
+  /** `reason_code`: for a refused item, the code it was refused for. */
+  errors: { id: string; code: string; message: string; reason_code?: string }[];
 }
 
 export const AUDIT_ACTIONS = [
@@ -352,6 +354,8 @@ export interface AuditEntry {
   original_message_id?: string;
   new_message_id?: boolean;
   target_topic?: string;
+  /** The trust gate's refusal that an operator with the trust-override role overrode (REPLAY_TRUST_REFUSED's message). */
+  trust_overridden?: string;
   outcome: string;
 }
 

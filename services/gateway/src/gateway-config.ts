@@ -29,6 +29,11 @@ export interface GatewayConfig extends ServiceConfig {
   livenessWindowMs: number | undefined;
   /** BATON_HTTP_TLS_CERT_FILE and _KEY_FILE (and _KEY_PASSWORD_FILE) read: the API over HTTPS; undefined: plain HTTP. */
   httpTls: HttpTls | undefined;
+  /**
+   * The router's sender policy and the routing table it is checked against (AUTHORIZATION_POLICY,
+   * ROUTING_TABLE), by which a replay into an agent's inbox is judged; undefined: no policy.
+   */
+  senderPolicy: { policyFile: string; routingTableFile: string } | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -74,6 +79,19 @@ function loadJwtSettings(env: Env): JwtSettings | undefined {
   };
 }
 
+/** AUTHORIZATION_POLICY names the policy; its recipients are checked against ROUTING_TABLE, so it needs that too. */
+function loadSenderPolicySettings(env: Env): GatewayConfig['senderPolicy'] {
+  const policyFile = setting(env, 'AUTHORIZATION_POLICY');
+  if (policyFile === undefined) return undefined;
+  const routingTableFile = setting(env, 'ROUTING_TABLE');
+  if (routingTableFile === undefined) {
+    throw new BatonError('CONFIG_INVALID', 'ROUTING_TABLE is required with AUTHORIZATION_POLICY', {
+      path: '/env/ROUTING_TABLE',
+    });
+  }
+  return { policyFile, routingTableFile };
+}
+
 export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfig> {
   return Object.freeze({
     ...loadServiceConfig('gateway', env),
@@ -97,5 +115,6 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
     timelineEventsPerTask: integerSetting(env, 'BATON_TIMELINE_EVENTS_PER_TASK', DEFAULT_BOOK_MAX_EVENTS_PER_TASK),
     livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,
     httpTls: loadHttpTls(env),
+    senderPolicy: loadSenderPolicySettings(env),
   });
 }

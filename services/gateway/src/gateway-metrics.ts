@@ -2,7 +2,7 @@ import { Counter, METRIC_NAMES, type Registry } from '@baton/runtime';
 
 export interface GatewayMetrics {
   request(route: string, method: string, status: number): void;
-  replay(outcome: 'replayed' | 'failed'): void;
+  replay(outcome: 'replayed' | 'refused' | 'failed'): void;
 }
 
 /** The gateway's own series, beside the default ones every service has. */
@@ -15,7 +15,7 @@ export function gatewayMetrics(registry: Registry): GatewayMetrics {
   });
   const replays = new Counter({
     name: METRIC_NAMES.replays,
-    help: 'Dead letters replayed by operators, by outcome (replayed, failed)',
+    help: 'Dead letters replayed by operators, by outcome (replayed, refused by the trust gate, failed)',
     labelNames: ['outcome'],
     registers: [registry],
   });

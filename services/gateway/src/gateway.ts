@@ -12,7 +12,9 @@ import {
   personalDataKeyRing,
   Service,
   type HttpServer,
+  type Logger,
 } from '@baton/runtime';
+import { loadRoutingTable, loadSenderPolicy, type SenderPolicy } from '@baton/routing';
 import { TaskBook, taskIdOf } from '@baton/task-tracking';
 import { PersonalDataView } from '@baton/field-encryption';
 import { EventsCodec, SchemaRegistryClient, serviceCodecs } from '@baton/wire';
@@ -38,7 +40,20 @@ import { timelineEvent } from './timeline/task-timelines.js';
 const AUDIT_TOPIC_CONFIG = [{ name: 'retention.ms', value: '-1' }];
 
 function agentInboxPattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.agent\\.[^.]+\\.inbox$`);
+  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.agent\\.([^.]+)\\.inbox$`);
+}
+
+/** The router's sender policy, read and checked as the router reads it; undefined without AUTHORIZATION_POLICY. */
+async function replaySenderPolicy(config: Readonly<GatewayConfig>, logger: Logger): Promise<SenderPolicy | undefined> {
+  if (config.senderPolicy === undefined) {
+    logger.warn(
+      { event: 'authorization.disabled' },
+      'no sender policy (AUTHORIZATION_POLICY is unset): a replay into an agent inbox is not checked against one, as the router checks nothing',
+    );
+    return undefined;
+  }
+  const table = await loadRoutingTable(config.senderPolicy.routingTableFile);
+  return loadSenderPolicy(config.senderPolicy.policyFile, table);
 }
 
 /**
@@ -142,6 +157,13 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     sender,
     codec,
     auditTopic: topics.audit,
+    // The trust gate verifies what the fleet verifies: signatures when they are checked at all
+    // (warn or required), and the router's sender policy when it has one.
+    trust: {
+      ...(config.signing.mode === 'off' ? {} : { trustStore: config.signing.trustStore }),
+      policy: await replaySenderPolicy(config, logger),
+      inboxAgentOf: (topic) => inboxes.exec(topic)?.[1],
+    },
     isAllowedTarget: (topic) =>
       allowed.size > 0 ? allowed.has(topic) : topic === topics.inbound || inboxes.test(topic),
     observe: (outcome) => metrics.replay(outcome),

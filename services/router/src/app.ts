@@ -20,8 +20,13 @@ import {
   type Registry,
 } from '@baton/runtime';
 import { SEAL_HEADER, VerificationSeals } from '@baton/message-signing';
-import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
-import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
+import {
+  authorizeDispatch,
+  routeHandoff,
+  type AgentLiveness,
+  type RoutingTable,
+  type SenderPolicy,
+} from '@baton/routing';
 
 export const ROUTER_ID = 'router';
 

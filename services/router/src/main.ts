@@ -3,8 +3,7 @@ import { loadRegistryConfig } from '@baton/agent-registry';
 import { optionalSetting } from '@baton/errors';
 import { buildHandoffService, createLogger, loadServiceConfig, runService } from '@baton/runtime';
 import { routerService } from './app.js';
-import { loadSenderPolicy } from './authorization/index.js';
-import { loadRoutingTable } from './routing/index.js';
+import { loadRoutingTable, loadSenderPolicy } from '@baton/routing';
 
 const DEFAULT_TABLE = fileURLToPath(new URL('../routing-table.yaml', import.meta.url));
 const logger = createLogger('router');

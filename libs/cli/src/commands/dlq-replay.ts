@@ -45,7 +45,7 @@ export function progressLine(job: ReplayJob): string {
   const { progress } = job;
   return (
     `replay ${job.job_id} ${job.state}: ${progress.replayed}/${progress.total} replayed, ` +
-    `${progress.failed} failed, ${progress.remaining} remaining`
+    `${progress.refused} refused, ${progress.failed} failed, ${progress.remaining} remaining`
   );
 }
 
@@ -77,7 +77,7 @@ async function follow(context: CommandContext, started: ReplayJob): Promise<Repl
 /**
  * A bulk replay: plans it (POST /v1/replays, the dry run), prints the plan, then either stops the
  * planned job (--dry-run, or nothing to replay) or starts it and follows its progress until it
- * completes. Exits REPLAY_FAILED (4) when any item failed or the job was stopped before the end.
+ * completes. Exits REPLAY_FAILED (4) when any item was refused or failed, or the job was stopped before the end.
  */
 export async function bulkReplay(
   context: CommandContext,
@@ -104,18 +104,24 @@ export async function bulkReplay(
   }
   const started = await gateway.post<ReplayJob>(`/v1/replays/${encodeURIComponent(planned.job_id)}/start`);
   const done = await follow(context, started);
-  for (const error of done.errors) context.note(`  failed ${error.id}: ${error.code}: ${error.message}`);
+  for (const error of done.errors) {
+    context.note(
+      `  ${error.reason_code === undefined ? 'failed' : 'refused'} ${error.id}: ${error.code}: ${error.message}`,
+    );
+  }
   if (context.json) context.printJson(done);
   else {
     context.print([
       '',
-      `${done.state}: replayed ${done.progress.replayed} of ${done.progress.total}, failed ${done.progress.failed}`,
+      `${done.state}: replayed ${done.progress.replayed} of ${done.progress.total}, ` +
+        `refused ${done.progress.refused}, failed ${done.progress.failed}`,
     ]);
   }
-  if (done.progress.failed > 0 || done.state !== 'completed') {
+  if (done.progress.failed > 0 || done.progress.refused > 0 || done.state !== 'completed') {
     throw new CliError(
       'REPLAY_INCOMPLETE',
-      `replay job ${done.job_id} ${done.state} with ${done.progress.failed} failed and ${done.progress.remaining} not replayed`,
+      `replay job ${done.job_id} ${done.state} with ${done.progress.refused} refused, ${done.progress.failed} failed ` +
+        `and ${done.progress.remaining} not replayed`,
       { exitCode: EXIT.REPLAY_FAILED },
     );
   }

@@ -117,6 +117,7 @@ async function replayOne(context: CommandContext, topic: string, id: string, rea
         ? { target_topic: stringOption(context.options, 'target-topic') }
         : {}),
       ...(booleanOption(context.options, 'new-message-id') ? { new_message_id: true } : {}),
+      ...(booleanOption(context.options, 'override-trust') ? { override_trust: true } : {}),
     });
   if (context.json) return context.printJson(result);
   context.print([
@@ -139,6 +140,7 @@ export const dlqReplay: Command = async (context) => {
     throw usageError('dlq replay needs --reason: why, for the audit trail');
   const filter = filterFromOptions(context.options);
   const all = booleanOption(context.options, 'all');
+  const oneOnly = booleanOption(context.options, 'override-trust');
   const bulkOnly = ['rate', 'dry-run'].filter((name) => context.options[name] !== undefined);
   if (id !== undefined) {
     if (all || !isEmptyFilter(filter) || bulkOnly.length > 0) {
@@ -149,6 +151,7 @@ export const dlqReplay: Command = async (context) => {
   if (!all && isEmptyFilter(filter)) {
     throw usageError('dlq replay needs an ID, or --all or filters for a bulk replay');
   }
+  if (oneOnly) throw usageError('--override-trust replays one dead letter (give its ID), never a bulk replay');
   if (all && !isEmptyFilter(filter)) throw usageError('--all replays every dead letter: give it no filters');
   return bulkReplay(context, { topic, reason, filter });
 };

@@ -4,8 +4,10 @@ import { BatonError } from '@baton/errors';
 /**
  * `personal-data` guards no route: it lets a reader see the personal fields of the message bodies
  * the gateway shows (dead letters) in clear; a reader without it sees them masked.
+ * `trust-override` guards no route either: it lets an operator replay a dead letter the trust gate
+ * refuses (`override_trust`), each such replay audited. No credential has it unless given it.
  */
-export const ROLES = ['viewer', 'publisher', 'operator', 'personal-data'] as const;
+export const ROLES = ['viewer', 'publisher', 'operator', 'personal-data', 'trust-override'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A configured credential. Only the token's digest is kept, so a heap dump or a log cannot show it. */
@@ -120,6 +122,11 @@ export function authenticate(keys: readonly ApiKey[], token: string): Principal 
 /** Whether the bodies shown to `principal` carry personal fields in clear rather than masked. */
 export function maySeePersonalData(principal: Principal): boolean {
   return principal.roles.has('personal-data');
+}
+
+/** Whether `principal` may replay a dead letter the trust gate refuses. */
+export function mayOverrideTrust(principal: Principal): boolean {
+  return principal.roles.has('trust-override');
 }
 
 /** Operators may read everything a viewer may. */

@@ -70,17 +70,28 @@ export const deadLetterFilterBody = {
   properties: filterProperties,
 } as const;
 
+/** What a single replay and a replay job both take. */
+const replayProperties = {
+  reason: { type: 'string', minLength: 1, maxLength: 1000, description: 'Why: kept in the audit trail' },
+  target_topic: { type: 'string', minLength: 1, description: 'Default: the source topic; else one allowed' },
+  new_message_id: {
+    type: 'boolean',
+    default: false,
+    description: 'Give the handoff a fresh message_id, so consumers that processed it process it again',
+  },
+} as const;
+
 export const replayBody = {
   type: 'object',
   additionalProperties: false,
   required: ['reason'],
   properties: {
-    reason: { type: 'string', minLength: 1, maxLength: 1000, description: 'Why: kept in the audit trail' },
-    target_topic: { type: 'string', minLength: 1, description: 'Default: the source topic; else one allowed' },
-    new_message_id: {
+    ...replayProperties,
+    override_trust: {
       type: 'boolean',
       default: false,
-      description: 'Give the handoff a fresh message_id, so consumers that processed it process it again',
+      description:
+        'Replay it even though the trust gate refuses it (REPLAY_TRUST_REFUSED): needs the trust-override role; the audit entry names the refusal',
     },
   },
 } as const;
@@ -92,7 +103,7 @@ export const replayJobBody = {
   properties: {
     dlq_topic: { type: 'string', minLength: 1 },
     filter: deadLetterFilterBody,
-    ...replayBody.properties,
+    ...replayProperties,
     rate_per_second: { type: 'number', exclusiveMinimum: 0, maximum: 1000, default: 10 },
   },
 } as const;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatonError, isBatonError } from '@baton/errors';
+import { BatonError, hasErrorCode, isBatonError } from '@baton/errors';
 import type { ReplayJob } from '@baton/gateway-api';
 import type { ConsumedRecord } from '@baton/kafka';
 import type { Logger } from '@baton/runtime';
@@ -72,7 +72,7 @@ export class ReplayJobs {
         items: items.slice(0, PLAN_ITEMS_SHOWN),
         items_truncated: items.length > PLAN_ITEMS_SHOWN,
       },
-      progress: { total: items.length, replayed: 0, failed: 0, remaining: items.length },
+      progress: { total: items.length, replayed: 0, refused: 0, failed: 0, remaining: items.length },
       errors: [],
     };
     this.jobs.set(view.job_id, { view, letters, abort: new AbortController() });
@@ -141,11 +141,15 @@ export class ReplayJobs {
         });
         view.progress.replayed += 1;
       } catch (error) {
-        view.progress.failed += 1;
+        // A refused item is the gate doing its work, not a fault: counted apart, and the job goes on.
+        const reasonCode = hasErrorCode(error, 'REPLAY_TRUST_REFUSED') ? error.details?.reason_code : undefined;
+        if (reasonCode === undefined) view.progress.failed += 1;
+        else view.progress.refused += 1;
         view.errors.push({
           id: deadLetterId(letter),
           code: isBatonError(error) ? error.code : 'KAFKA_UNAVAILABLE',
           message: (error as Error).message,
+          ...(typeof reasonCode === 'string' ? { reason_code: reasonCode } : {}),
         });
       }
       view.progress.remaining -= 1;
@@ -156,7 +160,7 @@ export class ReplayJobs {
         reason: view.reason,
         dlqTopic: view.dlq_topic,
         jobId: view.job_id,
-        outcome: `replayed ${view.progress.replayed}, failed ${view.progress.failed}`,
+        outcome: `replayed ${view.progress.replayed}, refused ${view.progress.refused}, failed ${view.progress.failed}`,
       })
       .catch((error: unknown) =>
         this.logger.error({ event: 'replay_job.audit_failed', job_id: view.job_id, err: error }, 'audit failed'),

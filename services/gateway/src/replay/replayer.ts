@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { BatonError } from '@baton/errors';
+import { BatonError, hasErrorCode } from '@baton/errors';
 import type { AuditAction, AuditEntry, ReplayResult } from '@baton/gateway-api';
 import { readDeadLetterFacts, type ConsumedRecord, type TransactionalSender } from '@baton/kafka';
 import type { HandoffCodec } from '@baton/wire';
 import { auditRecord } from '../audit/audit-trail.js';
 import { deadLetterId } from '../dead-letters/dead-letter-store.js';
 import { replayedRecord } from './replay-record.js';
+import { judgeReplay, replayCandidate, type ReplayTrust } from './replay-trust.js';
 
 export interface ReplayRequest {
   actor: string;
@@ -14,7 +15,14 @@ export interface ReplayRequest {
   targetTopic?: string;
   newMessageId?: boolean;
   jobId?: string;
+  /**
+   * Send it even when the trust gate refuses it: only for a principal with the trust-override
+   * role, which the route checks; the audit entry names the refusal overridden.
+   */
+  overrideTrust?: boolean;
 }
+
+export type ReplayOutcome = 'replayed' | 'refused' | 'failed';
 
 export interface ReplayerOptions {
   sender: TransactionalSender;
@@ -22,14 +30,18 @@ export interface ReplayerOptions {
   auditTopic: string;
   /** Whether a topic other than the dead letter's source may be a replay's target. */
   isAllowedTarget(topic: string): boolean;
+  /** What every replay is judged by before anything is written (see judgeReplay). */
+  trust: ReplayTrust;
   /** Told of every replay tried, for metrics. */
-  observe?(outcome: 'replayed' | 'failed'): void;
+  observe?(outcome: ReplayOutcome): void;
   now?: () => Date;
 }
 
 /**
  * Replays dead letters. The replayed record and its audit entry are written in one transaction,
  * so a replay that happened is always in the audit trail, and an entry never names one that did not.
+ * Every replay, single or of a job, is judged by the trust gate first: one it refuses is not
+ * written, and the caller gets REPLAY_TRUST_REFUSED.
  */
 export class Replayer {
   constructor(private readonly options: ReplayerOptions) {}
@@ -59,13 +71,16 @@ export class Replayer {
       this.options.observe?.('replayed');
       return result;
     } catch (error) {
-      this.options.observe?.('failed');
+      this.options.observe?.(hasErrorCode(error, 'REPLAY_TRUST_REFUSED') ? 'refused' : 'failed');
       throw error;
     }
   }
 
   private async replayNow(letter: ConsumedRecord, request: ReplayRequest): Promise<ReplayResult> {
     const target = this.targetOf(letter, request.targetTopic);
+    const candidate = await replayCandidate(letter, target, (bytes) => this.options.codec.decodeUnchecked(bytes));
+    const refusal = judgeReplay(candidate, this.options.trust);
+    if (refusal !== undefined && !request.overrideTrust) throw refusal;
     const id = deadLetterId(letter);
     const auditId = randomUUID();
     const { record, messageId } = await replayedRecord(
@@ -84,6 +99,7 @@ export class Replayer {
         : {}),
       new_message_id: request.newMessageId ?? false,
       target_topic: target,
+      ...(refusal === undefined ? {} : { trust_overridden: refusal.message }),
     };
     const [sent] = await this.options.sender.send([record, auditRecord(this.options.auditTopic, entry)]);
     return {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../access/access-control.js';
-import { maySeePersonalData } from '../access/api-keys.js';
+import { mayOverrideTrust, maySeePersonalData } from '../access/api-keys.js';
+import { BatonError } from '@baton/errors';
 import type { DeadLetterFilterParameters } from '@baton/gateway-api';
 import { agentOfDeadLetterTopic, parseFilter } from '../dead-letters/dead-letter-filter.js';
 import type { DeadLetterPage } from '../dead-letters/dead-letter-store.js';
@@ -24,6 +25,7 @@ interface ReplayBody {
   reason: string;
   target_topic?: string;
   new_message_id: boolean;
+  override_trust: boolean;
 }
 
 const free = { type: 'object', additionalProperties: true } as const;
@@ -178,7 +180,8 @@ export function registerDeadLetterRoutes(app: FastifyInstance, parts: GatewayPar
       config: { role: 'operator' },
       schema: {
         tags: ['dead letters'],
-        summary: 'Replay one dead letter to its source topic, or an allowed one; recorded in the audit trail',
+        summary:
+          'Replay one dead letter to its source topic, or an allowed one, unless the trust gate refuses it (409); recorded in the audit trail',
         params: deadLetterParams,
         body: replayBody,
         response: {
@@ -194,18 +197,24 @@ export function registerDeadLetterRoutes(app: FastifyInstance, parts: GatewayPar
               offset: { type: 'string' },
             },
           },
-          ...errorResponses(400, 404, 422, 503),
+          ...errorResponses(400, 404, 409, 422, 503),
         },
       },
     },
     async (request) => {
-      const letter = parts.deadLetters.get(request.params.topic, request.params.id);
       const principal = principalOf(request);
+      if (request.body.override_trust && !mayOverrideTrust(principal)) {
+        throw new BatonError('FORBIDDEN', `the credential ${principal.name} lacks the trust-override role`, {
+          path: '/override_trust',
+        });
+      }
+      const letter = parts.deadLetters.get(request.params.topic, request.params.id);
       const result = await parts.replayer.replay(letter, {
         actor: principal.name,
         reason: request.body.reason,
         targetTopic: request.body.target_topic,
         newMessageId: request.body.new_message_id,
+        overrideTrust: request.body.override_trust,
       });
       request.log.info({ event: 'dlq.replayed', actor: principal.name, ...result }, 'dead letter replayed');
       return result;

@@ -56,8 +56,8 @@ export function bulkReplay() {
         'targets',
       ],
       [
-        'Replayed / failed / left',
-        `${current.progress.replayed} / ${current.progress.failed} / ${current.progress.remaining}`,
+        'Replayed / refused / failed / left',
+        `${current.progress.replayed} / ${current.progress.refused} / ${current.progress.failed} / ${current.progress.remaining}`,
         'progress',
       ],
     ]);

@@ -1,4 +1,4 @@
 export { authorizeDispatch, type Authorization } from './authorize-dispatch.js';
 export { SENDER_POLICY_VERSION } from './compile-sender-policy.js';
 export { loadSenderPolicy, parseSenderPolicy } from './load-sender-policy.js';
-export { ANY, type AllowedSenders, type PolicyRule, type SenderPolicy } from './sender-policy.js';
+export { ANY, senderMay, type AllowedSenders, type PolicyRule, type SenderPolicy } from './sender-policy.js';

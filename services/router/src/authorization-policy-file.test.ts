@@ -2,14 +2,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { HandoffMessage, HandoffType } from '@baton/protocol';
 import { describe, expect, it } from 'vitest';
-import { loadRoutingTable } from '../routing/load-routing-table.js';
-import { routeHandoff } from '../routing/route-handoff.js';
-import { authorizeDispatch } from './authorize-dispatch.js';
-import { loadSenderPolicy } from './load-sender-policy.js';
+import { authorizeDispatch, loadRoutingTable, loadSenderPolicy, routeHandoff } from '@baton/routing';
 
 const require = createRequire(import.meta.url);
-const TABLE_PATH = fileURLToPath(new URL('../../routing-table.yaml', import.meta.url));
-const POLICY_PATH = fileURLToPath(new URL('../../authorization-policy.yaml', import.meta.url));
+const TABLE_PATH = fileURLToPath(new URL('../routing-table.yaml', import.meta.url));
+const POLICY_PATH = fileURLToPath(new URL('../authorization-policy.yaml', import.meta.url));
 
 const FIXTURES: Partial<Record<HandoffType, string>> = {
   TASK_TRANSFER: 'task-transfer.example.json',

@@ -1,6 +1,6 @@
 import type { RouteDecision, RoutableMessage } from '../routing/route-handoff.js';
 import { RECIPIENT_RULE_ID, DEFAULT_RULE_ID, DISCOVERY_RULE_ID } from '../routing/routing-table.js';
-import { ruleAllows, type SenderPolicy } from './sender-policy.js';
+import { senderMay, type SenderPolicy } from './sender-policy.js';
 
 export type Authorization =
   { kind: 'allowed' } | { kind: 'refused'; sender: string; handoffType: string; recipient: string; reason: string };
@@ -16,9 +16,7 @@ type Routed = Extract<RouteDecision, { kind: 'routed' }>;
 export function authorizeDispatch(policy: SenderPolicy, message: RoutableMessage, decision: Routed): Authorization {
   const sender = message.metadata.sender_id;
   const handoffType = message.payload.handoff_type;
-  const recipient = decision.targets.find(
-    (target) => !policy.rules.some((rule) => ruleAllows(rule, sender, handoffType, target)),
-  );
+  const recipient = decision.targets.find((target) => !senderMay(policy, sender, handoffType, target));
   if (recipient === undefined) return { kind: 'allowed' };
   return {
     kind: 'refused',

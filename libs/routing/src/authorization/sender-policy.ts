@@ -35,6 +35,11 @@ export function ruleAllows(rule: PolicyRule, sender: string, handoffType: string
   );
 }
 
+/** True when some rule of `policy` lets `sender` send a `handoffType` to `recipient`. */
+export function senderMay(policy: SenderPolicy, sender: string, handoffType: string, recipient: string): boolean {
+  return policy.rules.some((rule) => ruleAllows(rule, sender, handoffType, recipient));
+}
+
 /**
  * True when `wide` allows everything `narrow` allows, so `narrow` changes nothing. Rules that are
  * only covered by several others together are not caught.

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { buildHandoff } from '@baton/protocol';
 import { describe, expect, it } from 'vitest';
-import { loadRoutingTable } from './load-routing-table.js';
-import { routeHandoff } from './route-handoff.js';
+import { loadRoutingTable, routeHandoff } from '@baton/routing';
 
-const TABLE_PATH = fileURLToPath(new URL('../../routing-table.yaml', import.meta.url));
+const TABLE_PATH = fileURLToPath(new URL('../routing-table.yaml', import.meta.url));
 
 /** The reference example escalation, addressed to `recipient_id`. */
 function seedEscalation(recipient_id: string) {

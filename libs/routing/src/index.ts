@@ -1,0 +1,2 @@
+export * from './routing/index.js';
+export * from './authorization/index.js';
