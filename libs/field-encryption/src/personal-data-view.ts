@@ -39,6 +39,11 @@ export class PersonalDataView {
     return mapStringsWhere(this.fields.map(kind, message, masked), isEncryptedValue, masked);
   }
 
+  /** The JSON Pointers of the personal fields `message` holds in clear (see PersonalFields.inClear). */
+  inClear(kind: PersonalMessageKind, message: unknown): string[] {
+    return this.fields.inClear(kind, message);
+  }
+
   /**
    * What masks, in a text about `message` (a header, an error message), every value that one of
    * its personal fields holds in clear: a text that quotes one shows MASKED in its place.

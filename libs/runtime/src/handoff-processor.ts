@@ -28,6 +28,8 @@ export interface HandoffProcessorOptions {
   /** The agent (or `router`) that handles the handoffs, named on their spans as baton.agent_id. */
   agentId?: string;
   deadLetterOutputs?(context: DeadLetterContext<Handoff>): OutputRecord[];
+  /** See MessageProcessor.deadLetterValue. */
+  deadLetterValue?(context: DeadLetterContext<Handoff>): Buffer | undefined;
   /** See MessageProcessor.readsOwnOutputs. */
   readsOwnOutputs?: boolean;
 }
@@ -62,6 +64,7 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
         ? tracedHandle(message.value, options.agentId, () => options.handle(message.value, context))
         : options.handle(message.value, context),
     deadLetterOutputs: options.deadLetterOutputs,
+    deadLetterValue: options.deadLetterValue,
     readsOwnOutputs: options.readsOwnOutputs,
   };
 }

@@ -15,11 +15,15 @@ import {
   eventLabels,
   outcomeRecord,
   type Component,
+  type Handoff,
   type HandoffServiceContext,
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
+import type { KeyRingSource } from '@baton/field-encryption';
+import { AvroCodec, HANDOFF_CODEC_SPEC, SchemaRegistryClient, type HandoffCodec } from '@baton/wire';
 import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
+import { PersonalDataGate } from './personal-data/personal-data-gate.js';
 import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
 
 export const ROUTER_ID = 'router';
@@ -161,6 +165,11 @@ export interface RouterOptions {
   registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>;
   /** Which senders may send what to whom (AUTHORIZATION_POLICY); absent: every sender may send anything. */
   policy?: SenderPolicy;
+  /**
+   * BATON_PII_REQUIRED=true: the key ring that encrypts the personal fields of what the router
+   * refuses (see PersonalDataGate); absent, personal fields pass as they came.
+   */
+  personalDataKeyRing?: KeyRingSource;
   now?: () => Date;
 }
 
@@ -230,69 +239,88 @@ export function routerService(
   options: RouterOptions = { registry: { livenessWindowMs: undefined } },
 ): HandoffServiceDefinition {
   const registry = new RouterRegistry(options);
+  let refusedCodec: HandoffCodec | undefined;
   return {
     name: ROUTER_ID,
     groupId: (topics) => `${topics.prefix}.router`,
     sourceTopic: (topics) => topics.inbound,
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
-    createProcessor: ({ topics, outcomeCodec }) => ({
-      agentId: ROUTER_ID,
-      handle(message, { record }) {
-        const decision = routeHandoff(table, message, registry.liveness);
-        if (decision.kind === 'no-route') {
-          throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
-        }
-        if (decision.kind === 'no-live-agent') {
-          throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
-        }
-        const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
-        if (authorization?.kind === 'refused') {
-          const { sender, handoffType, recipient, reason } = authorization;
-          throw new BatonError('NOT_AUTHORIZED', reason, {
-            path: '/metadata/sender_id',
-            details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
-          });
-        }
-        const fallbackFor = decision.fallbackFor?.join(',');
-        const { targets } = decision;
-        // Of its final length from the start: a pushed element would grow it to 17 slots, held
-        // until the transaction commits.
-        const outputs = new Array<OutputRecord>(targets.length + 1);
-        for (let index = 0; index < targets.length; index += 1) {
-          const target = targets[index] as string;
-          outputs[index] = forwarded(
-            record,
-            topics.agentInbox(target),
-            message.metadata.task_id,
-            decision.ruleId,
-            target,
-            fallbackFor,
-          );
-        }
-        outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
-          agentId: ROUTER_ID,
-          outcome: 'ROUTED',
-          target: decision.targets.join(','),
-          detail:
-            fallbackFor === undefined
-              ? `rule ${decision.ruleId}`
-              : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
+    createProcessor: ({ topics, outcomeCodec, codec, config }) => {
+      const keyRing = options.personalDataKeyRing;
+      if (keyRing !== undefined) {
+        // Without the service codec's stages: a refused message must not come out signed by the router.
+        refusedCodec = new AvroCodec(new SchemaRegistryClient(config.schemaRegistry), HANDOFF_CODEC_SPEC);
+      }
+      const gate =
+        keyRing &&
+        new PersonalDataGate(keyRing, {
+          peekUnchecked: (bytes) => codec.peekUnchecked(bytes),
+          encode: (message) => refusedCodec!.encode(message as Handoff),
         });
-        return outputs;
-      },
-      deadLetterOutputs: ({ message, error }) =>
-        message === undefined
-          ? []
-          : [
-              outcomeRecord(outcomeCodec, topics.events, message.value, {
-                agentId: ROUTER_ID,
-                outcome: 'DEAD_LETTERED',
-                errorCode: error.code,
-                detail: error.message,
-              }),
-            ],
-    }),
+      return {
+        agentId: ROUTER_ID,
+        handle(message, { record }) {
+          gate?.check(message, record);
+          const decision = routeHandoff(table, message, registry.liveness);
+          if (decision.kind === 'no-route') {
+            throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
+          }
+          if (decision.kind === 'no-live-agent') {
+            throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
+          }
+          const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
+          if (authorization?.kind === 'refused') {
+            const { sender, handoffType, recipient, reason } = authorization;
+            throw new BatonError('NOT_AUTHORIZED', reason, {
+              path: '/metadata/sender_id',
+              details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
+            });
+          }
+          const fallbackFor = decision.fallbackFor?.join(',');
+          const { targets } = decision;
+          // Of its final length from the start: a pushed element would grow it to 17 slots, held
+          // until the transaction commits.
+          const outputs = new Array<OutputRecord>(targets.length + 1);
+          for (let index = 0; index < targets.length; index += 1) {
+            const target = targets[index] as string;
+            outputs[index] = forwarded(
+              record,
+              topics.agentInbox(target),
+              message.metadata.task_id,
+              decision.ruleId,
+              target,
+              fallbackFor,
+            );
+          }
+          outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
+            agentId: ROUTER_ID,
+            outcome: 'ROUTED',
+            target: decision.targets.join(','),
+            detail:
+              fallbackFor === undefined
+                ? `rule ${decision.ruleId}`
+                : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
+          });
+          return outputs;
+        },
+        deadLetterOutputs: ({ message, error }) =>
+          message === undefined
+            ? []
+            : [
+                outcomeRecord(outcomeCodec, topics.events, message.value, {
+                  agentId: ROUTER_ID,
+                  outcome: 'DEAD_LETTERED',
+                  errorCode: error.code,
+                  detail: error.message,
+                }),
+              ],
+        ...(gate === undefined ? {} : { deadLetterValue: (context) => gate.deadLetterValue(context) }),
+      };
+    },
     observer: ({ metrics }) => routedMetrics(metrics),
-    components: (context) => [registry.component(context)],
+    components: (context) => [
+      registry.component(context),
+      ...(refusedCodec === undefined ? [] : [component('refused-codec', { start: () => refusedCodec!.register() })]),
+    ],
   };
 }
