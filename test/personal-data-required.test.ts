@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { KeyRingFile, decryptPersonalData, fieldEncryptionStage } from '@baton/field-encryption';
+import { KeyRingFile, PersonalFields, decryptPersonalData } from '@baton/field-encryption';
 import { buildHandoff, isEncryptedValue, type HandoffDraft, type HandoffMessage } from '@baton/protocol';
 import { customerTransfer, startPersonalDataRig, type PersonalDataRig } from './helpers/personal-data-rig.js';
 import { readTopicLog } from './helpers/read-topic.js';
@@ -18,8 +20,33 @@ let pii: PersonalDataRig;
 let inbox: RecordCollector;
 let dlq: RecordCollector;
 
-function transfer(taskId: string): HandoffMessage {
-  return buildHandoff(customerTransfer(taskId, AGENT) as HandoffDraft) as HandoffMessage;
+/** A handoff as a third-party producer builds it: its personal fields in clear. */
+function transfer(taskId: string): Record<string, any> {
+  return buildHandoff(customerTransfer(taskId, AGENT) as unknown as HandoffDraft);
+}
+
+/**
+ * `message` with every personal field encrypted by the JDK-only Java program that follows
+ * docs/security.md's value format: what a third-party producer in Java would write.
+ */
+function encryptedInJava(message: Record<string, any>, keyRingPath: string): Record<string, any> {
+  const fields = new PersonalFields();
+  const values: unknown[] = [];
+  fields.map('handoff', message, (value) => {
+    if (value !== undefined && value !== null) values.push(value);
+    return value;
+  });
+  const { keys } = JSON.parse(readFileSync(keyRingPath, 'utf8')) as { keys: { key_id: string; key: string }[] };
+  const output = execFileSync('java', ['test/fixtures/encryption/EncryptFields.java', keys[0]!.key_id], {
+    input: [keys[0]!.key, ...values.map((value) => JSON.stringify(value))].join('\n'),
+    encoding: 'utf8',
+  });
+  const encrypted = output.trimEnd().split('\n');
+  expect(encrypted).toHaveLength(values.length);
+  let next = 0;
+  return fields.map('handoff', message, (value) =>
+    value === undefined || value === null ? value : encrypted[next++],
+  ) as Record<string, any>;
 }
 
 beforeAll(async () => {
@@ -47,7 +74,7 @@ describe('the router with BATON_PII_REQUIRED=true', () => {
     const { rig, keyRingPath } = pii;
     const clear = transfer(uniqueName('pii-clear'));
     const taskId = clear.metadata.task_id;
-    await rig.publisher.publish(rig.topics.inbound, clear);
+    await rig.publisher.publish(rig.topics.inbound, clear as HandoffMessage);
     const letter = await waitFor(() => dlq.records.find((record) => record.key === taskId), {
       description: 'the clear handoff in the dead-letter topic',
       timeoutMs: 30_000,
@@ -73,10 +100,12 @@ describe('the router with BATON_PII_REQUIRED=true', () => {
     // The sender's signature, if it had one, no longer covers these bytes: the message is evidence, not a replay.
     expect(opened.metadata.message_id).toBe(clear.metadata.message_id);
 
-    // A later handoff of the same task, encrypted, is routed: the clear one was taken and refused.
+    // A later handoff of the same task, encrypted in Java, is routed: the clear one was taken and refused.
     const later = transfer(taskId);
-    const sealed = fieldEncryptionStage('handoff', new KeyRingFile(keyRingPath)).seal(later) as HandoffMessage;
-    await rig.publisher.publish(rig.topics.inbound, sealed);
+    const sealed = encryptedInJava(later, keyRingPath);
+    expect(isEncryptedValue(sealed.payload.data.customer_info.name)).toBe(true);
+    expect(decryptPersonalData(sealed, new KeyRingFile(keyRingPath))).toEqual(later);
+    await rig.publisher.publish(rig.topics.inbound, sealed as HandoffMessage);
     const routed = await waitFor(
       () => inbox.records.find((record) => record.headers.ce_id === later.metadata.message_id),
       { description: 'the encrypted handoff in the inbox', timeoutMs: 30_000 },
