@@ -15,13 +15,11 @@ import {
   eventLabels,
   outcomeRecord,
   type Component,
-  type Handoff,
   type HandoffServiceContext,
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
 import type { KeyRingSource } from '@baton/field-encryption';
-import { AvroCodec, HANDOFF_CODEC_SPEC, SchemaRegistryClient, type HandoffCodec } from '@baton/wire';
 import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
 import { PersonalDataGate } from './personal-data/personal-data-gate.js';
 import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
@@ -232,95 +230,81 @@ class RouterRegistry {
  * with no route goes to the dead-letter topic with NO_ROUTE; one whose agent has no live instance
  * goes to the rule's or the table's fallback, else to the dead-letter topic with NO_LIVE_AGENT.
  * With a sender policy, a handoff whose metadata.sender_id may not send its handoff_type to an
- * agent so chosen goes to the dead-letter topic with NOT_AUTHORIZED instead.
+ * agent so chosen goes to the dead-letter topic with NOT_AUTHORIZED instead. With a personal data
+ * key ring (BATON_PII_REQUIRED=true), a handoff whose personal fields arrive in clear goes there
+ * first, with PERSONAL_DATA_UNENCRYPTED and those fields encrypted.
  */
 export function routerService(
   table: RoutingTable,
   options: RouterOptions = { registry: { livenessWindowMs: undefined } },
 ): HandoffServiceDefinition {
   const registry = new RouterRegistry(options);
-  let refusedCodec: HandoffCodec | undefined;
+  const gate = options.personalDataKeyRing && new PersonalDataGate(options.personalDataKeyRing);
   return {
     name: ROUTER_ID,
     groupId: (topics) => `${topics.prefix}.router`,
     sourceTopic: (topics) => topics.inbound,
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
-    createProcessor: ({ topics, outcomeCodec, codec, config }) => {
-      const keyRing = options.personalDataKeyRing;
-      if (keyRing !== undefined) {
-        // Without the service codec's stages: a refused message must not come out signed by the router.
-        refusedCodec = new AvroCodec(new SchemaRegistryClient(config.schemaRegistry), HANDOFF_CODEC_SPEC);
-      }
-      const gate =
-        keyRing &&
-        new PersonalDataGate(keyRing, {
-          peekUnchecked: (bytes) => codec.peekUnchecked(bytes),
-          encode: (message) => refusedCodec!.encode(message as Handoff),
-        });
-      return {
-        agentId: ROUTER_ID,
-        handle(message, { record }) {
-          gate?.check(message, record);
-          const decision = routeHandoff(table, message, registry.liveness);
-          if (decision.kind === 'no-route') {
-            throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
-          }
-          if (decision.kind === 'no-live-agent') {
-            throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
-          }
-          const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
-          if (authorization?.kind === 'refused') {
-            const { sender, handoffType, recipient, reason } = authorization;
-            throw new BatonError('NOT_AUTHORIZED', reason, {
-              path: '/metadata/sender_id',
-              details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
-            });
-          }
-          const fallbackFor = decision.fallbackFor?.join(',');
-          const { targets } = decision;
-          // Of its final length from the start: a pushed element would grow it to 17 slots, held
-          // until the transaction commits.
-          const outputs = new Array<OutputRecord>(targets.length + 1);
-          for (let index = 0; index < targets.length; index += 1) {
-            const target = targets[index] as string;
-            outputs[index] = forwarded(
-              record,
-              topics.agentInbox(target),
-              message.metadata.task_id,
-              decision.ruleId,
-              target,
-              fallbackFor,
-            );
-          }
-          outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
-            agentId: ROUTER_ID,
-            outcome: 'ROUTED',
-            target: decision.targets.join(','),
-            detail:
-              fallbackFor === undefined
-                ? `rule ${decision.ruleId}`
-                : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
+    createProcessor: ({ topics, outcomeCodec }) => ({
+      agentId: ROUTER_ID,
+      handle(message, { record }) {
+        gate?.check(message, record);
+        const decision = routeHandoff(table, message, registry.liveness);
+        if (decision.kind === 'no-route') {
+          throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
+        }
+        if (decision.kind === 'no-live-agent') {
+          throw new BatonError('NO_LIVE_AGENT', decision.reason, { details: { stage: 'route' } });
+        }
+        const authorization = options.policy && authorizeDispatch(options.policy, message, decision);
+        if (authorization?.kind === 'refused') {
+          const { sender, handoffType, recipient, reason } = authorization;
+          throw new BatonError('NOT_AUTHORIZED', reason, {
+            path: '/metadata/sender_id',
+            details: { stage: 'authorize', sender, handoff_type: handoffType, recipient },
           });
-          return outputs;
-        },
-        deadLetterOutputs: ({ message, error }) =>
-          message === undefined
-            ? []
-            : [
-                outcomeRecord(outcomeCodec, topics.events, message.value, {
-                  agentId: ROUTER_ID,
-                  outcome: 'DEAD_LETTERED',
-                  errorCode: error.code,
-                  detail: error.message,
-                }),
-              ],
-        ...(gate === undefined ? {} : { deadLetterValue: (context) => gate.deadLetterValue(context) }),
-      };
-    },
+        }
+        const fallbackFor = decision.fallbackFor?.join(',');
+        const { targets } = decision;
+        // Of its final length from the start: a pushed element would grow it to 17 slots, held
+        // until the transaction commits.
+        const outputs = new Array<OutputRecord>(targets.length + 1);
+        for (let index = 0; index < targets.length; index += 1) {
+          const target = targets[index] as string;
+          outputs[index] = forwarded(
+            record,
+            topics.agentInbox(target),
+            message.metadata.task_id,
+            decision.ruleId,
+            target,
+            fallbackFor,
+          );
+        }
+        outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {
+          agentId: ROUTER_ID,
+          outcome: 'ROUTED',
+          target: decision.targets.join(','),
+          detail:
+            fallbackFor === undefined
+              ? `rule ${decision.ruleId}`
+              : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
+        });
+        return outputs;
+      },
+      deadLetterOutputs: ({ message, error }) =>
+        message === undefined
+          ? []
+          : [
+              outcomeRecord(outcomeCodec, topics.events, message.value, {
+                agentId: ROUTER_ID,
+                outcome: 'DEAD_LETTERED',
+                errorCode: error.code,
+                detail: error.message,
+              }),
+            ],
+      ...(gate && { deadLetterValue: (context) => gate.deadLetterValue(context) }),
+    }),
     observer: ({ metrics }) => routedMetrics(metrics),
-    components: (context) => [
-      registry.component(context),
-      ...(refusedCodec === undefined ? [] : [component('refused-codec', { start: () => refusedCodec!.register() })]),
-    ],
+    components: (context) => [registry.component(context), ...(gate ? [gate.component(context)] : [])],
   };
 }
