@@ -199,7 +199,7 @@ try {
   }
   // After securePrincipals, which starts the folder afresh. Personal data is encrypted whether or
   // not the broker is secured: what sits on the topics should not depend on how one logs in.
-  const keyRingEnv = await writePersonalDataKeyRing(SECRETS_DIR);
+  const keyRingEnv = await writePersonalDataKeyRing(SECRETS_DIR, { required: Boolean(infrastructure.securedKafka) });
   // Every service signs what it writes; the secured broker requires signatures, the plain one warns
   // of a message that fails, so a handoff from a newcomer's own unsigned client is still processed.
   const signing = await issueSigningIdentities({
@@ -270,7 +270,7 @@ try {
           ]
         : []),
       `Every service signs what it writes (keys and trust store in ${shown(SECRETS_DIR)}/signing/); signatures are ${infrastructure.securedKafka ? 'required: an unsigned or forged message is dead-lettered' : 'checked with BATON_SIGNATURES=warn: a message that fails is processed and logged'}.`,
-      `Personal data is encrypted on the topics (key ring ${shown(SECRETS_DIR)}/pii-keyring.json, given to ${PERSONAL_DATA_READERS.length} services: ${PERSONAL_DATA_READERS.join(', ')}).`,
+      `Personal data is encrypted on the topics (key ring ${shown(SECRETS_DIR)}/pii-keyring.json, given to ${PERSONAL_DATA_READERS.length} services: ${PERSONAL_DATA_READERS.join(', ')})${infrastructure.securedKafka ? '; the router dead-letters a handoff whose personal fields arrive in clear (BATON_PII_REQUIRED=true)' : ''}.`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       '  npm run samples    publishes the sample handoffs: an escalation, a negotiated escalation, a refund and a purchase, a workflow',
       ...(gateway.token === undefined

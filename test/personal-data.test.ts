@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KeyRingFile, decryptPersonalData } from '@baton/field-encryption';
-import { isEncryptedValue } from '@baton/protocol';
+import { buildHandoff, isEncryptedValue, type HandoffDraft } from '@baton/protocol';
 import {
   REFERENCE_ESCALATION as SEED,
   customerTransfer,
@@ -52,7 +52,13 @@ let gateway: ServiceProcess;
 let inboundDlq: RecordCollector;
 let supportInbox: RecordCollector;
 let events: RecordCollector;
-const tasks = { dead: uniqueName('pii-dead'), escalated: uniqueName('pii-escalated') };
+const tasks = {
+  dead: uniqueName('pii-dead'),
+  escalated: uniqueName('pii-escalated'),
+  thirdParty: uniqueName('pii-third-party'),
+};
+/** A header a third-party producer set that quotes the customer: the DLQ keeps every header. */
+const QUOTING_HEADER = { 'x-crm-note': 'call back John Doe on +1-555-123-4567' };
 
 async function api(
   method: string,
@@ -111,6 +117,14 @@ beforeAll(async () => {
   // Customer service escalates a network fault that only the customer's own words describe.
   const transfer = customerTransfer(tasks.escalated, CUSTOMER_SERVICE);
   expect((await api('POST', '/v1/handoffs', TOKENS.publisher, transfer)).status).toBe(202);
+  // A third-party producer that does not encrypt, with a router that does not require it: in clear.
+  await rig.publisher.publish(rig.topics.inbound, buildHandoff(seedFor(tasks.thirdParty, 'nobody') as HandoffDraft), {
+    extraHeaders: QUOTING_HEADER,
+  });
+  await waitFor(() => inboundDlq.records.some((record) => record.key === tasks.thirdParty), {
+    description: "the third party's clear handoff to be dead-lettered",
+    timeoutMs: 30_000,
+  });
   await waitFor(() => inboundDlq.records.some((record) => record.key === tasks.dead), {
     description: 'the seed sent to an unknown agent to be dead-lettered',
     timeoutMs: 30_000,
@@ -129,10 +143,14 @@ afterAll(async () => {
 describe('personal data encrypted at rest', () => {
   it('keeps the name, e-mail and phone out of the inbound topic and the DLQ, as a plain consumer reads them', async () => {
     const inbound = await plainValues(rig.topics.inbound);
-    // The gateway's two posts, and customer service's escalation (agents hand off through the router).
-    expect(inbound).toHaveLength(3);
-    expectNoClearPersonalData(inbound);
-    expectNoClearPersonalData(await plainValues(`${rig.topics.inbound}.dlq`));
+    // The gateway's two posts, customer service's escalation (agents hand off through the router),
+    // and the third party's handoff, which stays in clear where BATON_PII_REQUIRED is not set.
+    expect(inbound).toHaveLength(4);
+    expect(inbound.filter((text) => text.includes('John Doe'))).toHaveLength(1);
+    expectNoClearPersonalData(inbound.filter((text) => !text.includes(tasks.thirdParty)));
+    expectNoClearPersonalData(
+      (await plainValues(`${rig.topics.inbound}.dlq`)).filter((text) => !text.includes(tasks.thirdParty)),
+    );
     expectNoClearPersonalData(await plainValues(rig.topics.agentInbox(TECHNICAL_SUPPORT)));
     // What the router dead-lettered is the record as it travelled.
     const [letter] = inboundDlq.records.filter((record) => record.key === tasks.dead);
@@ -200,6 +218,53 @@ describe('personal data encrypted at rest', () => {
   });
 });
 
+describe('the raw value and headers of a dead letter', () => {
+  const topic = () => `${rig.topics.inbound}.dlq`;
+  async function detailPath(taskId: string): Promise<string> {
+    const listed = await api('GET', `/v1/dlq/${topic()}/messages?task_id=${taskId}`, TOKENS.viewer);
+    expect(listed.body.total).toBe(1);
+    return `/v1/dlq/${topic()}/messages/${listed.body.messages[0].id}`;
+  }
+
+  it('withholds from a viewer the raw value and header quotes of a record that travelled in clear', async () => {
+    const path = await detailPath(tasks.thirdParty);
+    const viewer = (await api('GET', path, TOKENS.viewer)).body;
+    expect(viewer.value_base64).toBeNull();
+    expect(viewer.value_redacted).toBe('personal-data');
+    expect(viewer.headers['x-crm-note']).toBe('call back ••• on •••');
+    expect(viewer.body.payload.data.customer_info.name).toBe('•••');
+    expect(viewer.error.code).toBe('NO_ROUTE');
+    expectNoClearPersonalData([JSON.stringify(viewer)]);
+
+    const support = (await api('GET', path, TOKENS.support)).body;
+    expect(support.value_redacted).toBeUndefined();
+    expect(Buffer.from(support.value_base64, 'base64').toString('latin1')).toContain('John Doe');
+    expect(support.headers['x-crm-note']).toBe(QUOTING_HEADER['x-crm-note']);
+  });
+
+  it('gives a viewer the raw value of a record whose personal fields are all encrypted', async () => {
+    const viewer = (await api('GET', await detailPath(tasks.dead), TOKENS.viewer)).body;
+    expect(viewer.value_redacted).toBeUndefined();
+    const [letter] = inboundDlq.records.filter((record) => record.key === tasks.dead);
+    expect(viewer.value_base64).toBe(letter!.value!.toString('base64'));
+  });
+
+  it('says in baton dlq show that the value is withheld, and prints no clear value', async () => {
+    const path = await detailPath(tasks.thirdParty);
+    const id = path.split('/').pop()!;
+    const env = { BATON_GATEWAY_URL: gateway.address, BATON_TOKEN: TOKENS.viewer };
+    const text = await runBaton(['dlq', 'show', topic(), id], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /^value +withheld \(personal-data\): it may hold personal data in clear; the personal-data role sees it$/m,
+    );
+    expect(text.stdout).toMatch(/^ +x-crm-note +call back ••• on •••$/m);
+    const json = await runBaton(['dlq', 'show', topic(), id, '--json'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ value_base64: null, value_redacted: 'personal-data' });
+    expectNoClearPersonalData([text.stdout, json.stdout]);
+  });
+});
+
 describe.skipIf(tools.skip)('personal data on the gateway page', () => {
   let browser: Browser;
 
@@ -212,7 +277,10 @@ describe.skipIf(tools.skip)('personal data on the gateway page', () => {
     await browser?.close();
   });
 
-  async function deadLetterBodyAs(token: string): Promise<string> {
+  async function deadLetterBodyAs(
+    token: string,
+    taskId = tasks.dead,
+  ): Promise<{ body: string; rawValue: string; headers: string }> {
     const context = await browser.newContext();
     const page: Page = await context.newPage();
     await page.goto(`${gateway.address}/ui/`);
@@ -220,25 +288,36 @@ describe.skipIf(tools.skip)('personal data on the gateway page', () => {
     await page.getByTestId('token-save').click();
     await expect.poll(() => page.getByTestId('token-status').textContent()).toContain('Token set');
     // The dead-letter list filtered to the router's DLQ and the task, as the overview's links open it.
-    const filters = new URLSearchParams({ topic: `${rig.topics.inbound}.dlq`, task_id: tasks.dead });
+    const filters = new URLSearchParams({ topic: `${rig.topics.inbound}.dlq`, task_id: taskId });
     await page.goto(`${gateway.address}/ui/#/dead-letters?${filters}`);
     const rows = page.getByTestId('message-row');
     await expect
       .poll(() => rows.evaluateAll((found) => found.map((row) => row.getAttribute('data-task-id'))))
-      .toEqual([tasks.dead]);
+      .toEqual([taskId]);
     await rows.locator('td').nth(3).click();
     await page.getByTestId('detail-body').waitFor();
     const body = (await page.getByTestId('detail-body').textContent()) ?? '';
+    const rawValue = (await page.getByTestId('detail-summary').locator('[data-field="value"]').textContent()) ?? '';
+    const headers = (await page.getByTestId('detail-headers').textContent()) ?? '';
     await context.close();
-    return body;
+    return { body, rawValue, headers };
   }
 
   it('masks the personal fields for a viewer without the role, and shows them to one with it', async () => {
-    const masked = await deadLetterBodyAs(TOKENS.viewer);
+    const masked = (await deadLetterBodyAs(TOKENS.viewer)).body;
     expect(masked).toContain('"name": "•••"');
     expectNoClearPersonalData([masked]);
-    const clear = await deadLetterBodyAs(TOKENS.support);
+    const clear = (await deadLetterBodyAs(TOKENS.support)).body;
     expect(clear).toContain('"name": "John Doe"');
     expect(clear).toContain('"contact_number": "+1-555-123-4567"');
+  });
+
+  it("tells a viewer the raw value of a record that travelled in clear is withheld, and masks the headers' quotes", async () => {
+    const shown = await deadLetterBodyAs(TOKENS.viewer, tasks.thirdParty);
+    expect(shown.rawValue).toBe(
+      'Withheld (personal-data): it may hold personal data in clear; the personal-data role sees it',
+    );
+    expect(shown.headers).toContain('call back ••• on •••');
+    expectNoClearPersonalData([shown.body, shown.rawValue, shown.headers]);
   });
 });

@@ -23,15 +23,21 @@ export const PERSONAL_DATA_READERS: readonly string[] = [
 /**
  * Writes a fresh key ring (one key, primary, named after today) to `<secretsDir>/pii-keyring.json`,
  * 0600 in a 0700 folder: its content is never on a command line or in a log, only its path.
- * Returns what each service is given: the file for the readers, nothing for the others.
+ * Returns what each service is given: the file for the readers, nothing for the others. With
+ * `required` (`npm start -- --secure`), the router also gets the file and BATON_PII_REQUIRED=true:
+ * it refuses a handoff whose personal fields arrive in clear, and encrypts them in its dead letter.
  */
 export async function writePersonalDataKeyRing(
   secretsDir: string,
+  options: { required: boolean } = { required: false },
 ): Promise<(service: string) => Record<string, string>> {
   await mkdir(secretsDir, { recursive: true, mode: 0o700 });
   const path = join(secretsDir, 'pii-keyring.json');
   const keyId = `pii-local-${new Date().toISOString().slice(0, 10)}`;
   await writeFile(path, keyRingFileText([generateKeyRingEntry(keyId)]), { mode: 0o600 });
   const given: Record<string, string> = { [KEYRING_FILE_VARIABLE]: path };
-  return (service) => (PERSONAL_DATA_READERS.includes(service) ? given : {});
+  return (service) => {
+    if (options.required && service === 'router') return { ...given, BATON_PII_REQUIRED: 'true' };
+    return PERSONAL_DATA_READERS.includes(service) ? given : {};
+  };
 }

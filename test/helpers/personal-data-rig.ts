@@ -20,17 +20,26 @@ export interface PersonalDataRig {
  * only `agents` and has no default: a handoff for any other recipient is dead-lettered. The
  * services of the test are added to the rig by the test, with or without `keyRingEnv`.
  */
-export async function startPersonalDataRig(name: string, agents: readonly string[]): Promise<PersonalDataRig> {
+export async function startPersonalDataRig(
+  name: string,
+  agents: readonly string[],
+  options: { routerEnv?: (keyRingEnv: Record<string, string>) => Record<string, string> } = {},
+): Promise<PersonalDataRig> {
   const dir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
   const keyRingPath = join(dir, 'pii-keyring.json');
   writeFileSync(keyRingPath, keyRingFileText([generateKeyRingEntry('pii-test')]), { mode: 0o600 });
   const table = join(dir, 'routing-table.yaml');
   writeFileSync(table, `version: 1\nagents: [${agents.join(', ')}]\nrules: []\n`);
-  const rig = await startBatonRig({ name, agents: [], routerEnv: { ROUTING_TABLE: table } });
+  const keyRingEnv = { BATON_PII_KEYRING_FILE: keyRingPath };
+  const rig = await startBatonRig({
+    name,
+    agents: [],
+    routerEnv: { ROUTING_TABLE: table, ...options.routerEnv?.(keyRingEnv) },
+  });
   return {
     rig,
     keyRingPath,
-    keyRingEnv: { BATON_PII_KEYRING_FILE: keyRingPath },
+    keyRingEnv,
     async stop() {
       const codes = await rig.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -266,6 +266,12 @@ export const ERROR_CATALOGUE = {
     summary:
       'An encrypted personal field cannot be decrypted by a service holding the key ring: its key id is not in the ring even after re-reading the file, or its ciphertext or wrapped data key fails authentication (tampered, truncated, or encrypted under another key with the same id).',
   },
+  PERSONAL_DATA_UNENCRYPTED: {
+    retriable: false,
+    httpStatus: 422,
+    summary:
+      'With BATON_PII_REQUIRED=true the router refused a handoff whose personal fields arrived in clear: it is forwarded to no inbox, and its dead letter holds those fields encrypted; the message names the fields, never their values.',
+  },
   MODEL_UNAVAILABLE: {
     retriable: true,
     httpStatus: 503,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { fieldEncryptionStage } from './field-encryption-stage.js';
 import { MASKED, PersonalDataView } from './personal-data-view.js';
+import { PersonalFields } from './personal-fields.js';
 import { ringOf } from './test-key-rings.test-helper.js';
 
 const require = createRequire(import.meta.url);
@@ -40,5 +41,33 @@ describe('the personal data view', () => {
     const foreign = new PersonalDataView(ringOf('k2').source).revealed(sealed) as Record<string, any>;
     expect(foreign.payload.data.customer_info.name).toBe(MASKED);
     expect((new PersonalDataView(undefined).revealed(sealed) as any).context.historical_data_summary).toBe(MASKED);
+  });
+});
+
+describe('what a viewer may be shown of a record', () => {
+  const { source } = ringOf('k1');
+  const sealed = fieldEncryptionStage('handoff', source).seal(seed()) as Record<string, any>;
+  const fields = new PersonalFields();
+
+  it('lists the personal fields in clear, none once sealed', () => {
+    const clear = seed();
+    expect(fields.inClear('handoff', clear)).toEqual(
+      expect.arrayContaining(['/payload/data/customer_info/name', '/payload/data/customer_info/contact_number']),
+    );
+    expect(fields.inClear('handoff', clear)).not.toContain('/payload/data/customer_info/user_id');
+    expect(fields.inClear('handoff', sealed)).toEqual([]);
+    const partly = structuredClone(sealed);
+    partly.payload.data.customer_info.name = 'Ada Lovelace';
+    expect(fields.inClear('handoff', partly)).toEqual(['/payload/data/customer_info/name']);
+  });
+
+  it('masks a clear personal value quoted in a text, and leaves the rest of the text', () => {
+    const clear = seed();
+    const { name, contact_number: phone } = clear.payload.data.customer_info;
+    const mask = new PersonalDataView(source).quotedValueMask('handoff', clear);
+    expect(mask(`call ${name} at ${phone}, task ${clear.metadata.task_id}`)).toBe(
+      `call ${MASKED} at ${MASKED}, task ${clear.metadata.task_id}`,
+    );
+    expect(new PersonalDataView(source).quotedValueMask('handoff', sealed)(`call ${name}`)).toBe(`call ${name}`);
   });
 });

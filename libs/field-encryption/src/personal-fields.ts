@@ -1,3 +1,4 @@
+import { isEncryptedValue } from '@baton/protocol';
 import { isRecord, mapAtPath, mapFieldsWhere, pointerTo, type Visit } from './json-walk.js';
 import { collectMarkedPaths, type FieldPath, type MarkedPaths } from './marked-paths.js';
 
@@ -51,6 +52,20 @@ export class PersonalFields {
       (key, field) => key === 'customer_info' && typeof field === 'object' && field !== null,
       (customer, pointer) => mapCustomerMembers(customer, visit, pointer),
     );
+  }
+
+  /**
+   * The JSON Pointers of `message`'s personal fields that hold a value in clear: neither encrypted
+   * nor absent (null counts as absent). Empty when every personal field is encrypted or missing.
+   */
+  inClear(kind: PersonalMessageKind, message: unknown): string[] {
+    // A set: a customer_info member the schema marks too is visited twice.
+    const pointers = new Set<string>();
+    this.map(kind, message, (value, pointer) => {
+      if (value !== undefined && value !== null && !isEncryptedValue(value)) pointers.add(pointer);
+      return value;
+    });
+    return [...pointers];
   }
 
   private pathsOf(kind: PersonalMessageKind, message: unknown): FieldPath[] {

@@ -284,7 +284,16 @@ export interface DeadLetterDetail extends DeadLetterSummary {
   /** The decoded handoff, or null with `body_error` when the bytes do not decode. */
   body: unknown;
   body_error?: { code: string; message: string };
+  /**
+   * The record's value as it travels; null when it has none, or when it is withheld from a caller
+   * without the personal-data role (then `value_redacted` says why).
+   */
   value_base64: string | null;
+  /**
+   * Present when `value_base64` is withheld: `personal-data`, the value holds a personal field in
+   * clear, or does not decode, so what it holds cannot be told.
+   */
+  value_redacted?: 'personal-data';
   replays: AuditEntry[];
 }
 

@@ -32,6 +32,8 @@ export interface HandoffProcessorOptions {
   /** The agent (or `router`) that handles the handoffs, named on their spans as baton.agent_id. */
   agentId?: string;
   deadLetterOutputs?(context: DeadLetterContext<Handoff>): OutputRecord[];
+  /** See MessageProcessor.deadLetterValue. */
+  deadLetterValue?(context: DeadLetterContext<Handoff>): Buffer | undefined;
   /** See MessageProcessor.readsOwnOutputs. */
   readsOwnOutputs?: boolean;
 }
@@ -82,6 +84,7 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
         : options.handle(message.value, context, facts);
     },
     deadLetterOutputs: options.deadLetterOutputs,
+    deadLetterValue: options.deadLetterValue,
     readsOwnOutputs: options.readsOwnOutputs,
   };
 }

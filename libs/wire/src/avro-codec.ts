@@ -113,6 +113,16 @@ export class AvroCodec<T> {
     return readBody(this.writerTypes.get(schemaId) ?? (await this.fetchWriterType(schemaId)), schemaId, body);
   }
 
+  /**
+   * `decodeUnchecked` at once, for a caller that cannot wait: undefined when the writer schema has
+   * not been fetched yet. Throws as decodeUnchecked rejects.
+   */
+  peekUnchecked(bytes: Buffer): unknown {
+    const { schemaId, body } = readWireFormat(bytes);
+    const writerType = this.writerTypes.get(schemaId);
+    return writerType === undefined ? undefined : readBody(writerType, schemaId, body);
+  }
+
   /** Decodes and checks: the result is a valid value or a coded error. */
   async decode(bytes: Buffer): Promise<T> {
     return this.read(bytes);

@@ -27,6 +27,8 @@ import {
   type RoutingTable,
   type SenderPolicy,
 } from '@baton/routing';
+import type { KeyRingSource } from '@baton/field-encryption';
+import { PersonalDataGate } from './personal-data/personal-data-gate.js';
 
 export const ROUTER_ID = 'router';
 
@@ -174,6 +176,11 @@ export interface RouterOptions {
   registry: Readonly<Pick<RegistryConfig, 'livenessWindowMs'>>;
   /** Which senders may send what to whom (AUTHORIZATION_POLICY); absent: every sender may send anything. */
   policy?: SenderPolicy;
+  /**
+   * BATON_PII_REQUIRED=true: the key ring that encrypts the personal fields of what the router
+   * refuses (see PersonalDataGate); absent, personal fields pass as they came.
+   */
+  personalDataKeyRing?: KeyRingSource;
   now?: () => Date;
 }
 
@@ -236,13 +243,16 @@ class RouterRegistry {
  * with no route goes to the dead-letter topic with NO_ROUTE; one whose agent has no live instance
  * goes to the rule's or the table's fallback, else to the dead-letter topic with NO_LIVE_AGENT.
  * With a sender policy, a handoff whose metadata.sender_id may not send its handoff_type to an
- * agent so chosen goes to the dead-letter topic with NOT_AUTHORIZED instead.
+ * agent so chosen goes to the dead-letter topic with NOT_AUTHORIZED instead. With a personal data
+ * key ring (BATON_PII_REQUIRED=true), a handoff whose personal fields arrive in clear goes there
+ * first, with PERSONAL_DATA_UNENCRYPTED and those fields encrypted.
  */
 export function routerService(
   table: RoutingTable,
   options: RouterOptions = { registry: { livenessWindowMs: undefined } },
 ): HandoffServiceDefinition {
   const registry = new RouterRegistry(options);
+  const gate = options.personalDataKeyRing && new PersonalDataGate(options.personalDataKeyRing);
   return {
     name: ROUTER_ID,
     groupId: (topics) => `${topics.prefix}.router`,
@@ -257,6 +267,7 @@ export function routerService(
       return {
         agentId: ROUTER_ID,
         handle(message, { record }, facts) {
+          gate?.check(message, record);
           const decision = routeHandoff(table, message, registry.liveness);
           if (decision.kind === 'no-route') {
             throw new BatonError('NO_ROUTE', decision.reason, { details: { stage: 'route' } });
@@ -311,9 +322,10 @@ export function routerService(
                   detail: error.message,
                 }),
               ],
+        ...(gate && { deadLetterValue: (context) => gate.deadLetterValue(context) }),
       };
     },
     observer: ({ metrics }) => routedMetrics(metrics),
-    components: (context) => [registry.component(context)],
+    components: (context) => [registry.component(context), ...(gate ? [gate.component(context)] : [])],
   };
 }

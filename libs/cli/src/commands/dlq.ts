@@ -72,6 +72,15 @@ export const dlqMessages: Command = async (context) => {
   ]);
 };
 
+/** What `dlq show` says of the raw value: its size, or why the gateway withheld it. */
+function valueLine(letter: DeadLetterDetail): string {
+  if (letter.value_redacted !== undefined) {
+    return `withheld (${letter.value_redacted}): it may hold personal data in clear; the personal-data role sees it`;
+  }
+  if (letter.value_base64 === null) return 'none';
+  return `${Buffer.from(letter.value_base64, 'base64').length} bytes (base64 in --json)`;
+}
+
 /** `baton dlq show TOPIC ID`. */
 export const dlqShow: Command = async (context) => {
   const [topic = '', id = ''] = context.operands;
@@ -97,6 +106,7 @@ export const dlqShow: Command = async (context) => {
       ['instance', error.instance_id],
       ['source', `${error.source.topic} (partition ${error.source.partition}, offset ${error.source.offset})`],
       ['replays', String(letter.replay_count)],
+      ['value', valueLine(letter)],
     ]),
     '',
     'headers:',

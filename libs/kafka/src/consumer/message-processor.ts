@@ -48,6 +48,11 @@ export interface MessageProcessor<T> {
   /** Extra records to publish with a dead letter, e.g. an outcome event. */
   deadLetterOutputs?(context: DeadLetterContext<T>): OutputRecord[];
   /**
+   * The value the dead letter holds instead of the record's own; undefined keeps the record's. For
+   * a refusal whose reason is what the value holds in clear (personal data): the DLQ gets it sealed.
+   */
+  deadLetterValue?(context: DeadLetterContext<T>): Buffer | undefined;
+  /**
    * True when processing reads state that this processor's own earlier outputs wrote (a store read
    * back from a topic): a task's next message then starts only once the previous one's
    * transaction has committed, instead of as soon as it finished, and that transaction commits at once.

@@ -351,7 +351,7 @@ export class PartitionWorker<T> {
     const letter: OutputRecord = {
       topic: deadLetterTopic,
       key: record.key ?? '',
-      value: record.value ?? Buffer.alloc(0),
+      value: processor.deadLetterValue?.({ record, message, error, attempts }) ?? record.value ?? Buffer.alloc(0),
       headers: deadLetterHeaders(record.headers, {
         topic: record.topic,
         partition: record.partition,

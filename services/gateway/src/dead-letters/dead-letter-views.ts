@@ -35,9 +35,12 @@ export function deadLetterSummary(record: ConsumedRecord, audit: AuditTrail): De
 }
 
 /**
- * Everything about one dead letter, its body decoded even when it broke the handoff schemas. The
- * body's personal fields are in clear only when `revealPersonalData`, masked otherwise; the raw
- * value is the record as it travels (ciphertext), which is what the DLQ holds.
+ * Everything about one dead letter, its body decoded even when it broke the handoff schemas. With
+ * `revealPersonalData`, the body's personal fields are in clear and the raw value is the record as
+ * it travels. Without, the personal fields are masked, so is any clear personal value a header or
+ * the error quotes, and the raw value is given only when it decodes and holds no personal field in
+ * clear (encrypted or absent): a third party's unencrypted record would show in it what the body
+ * masks. `value_redacted` says when it is withheld.
  */
 export async function deadLetterDetail(
   record: ConsumedRecord,
@@ -46,24 +49,29 @@ export async function deadLetterDetail(
   view: { personalData: PersonalDataView; revealPersonalData: boolean },
 ): Promise<DeadLetterDetail> {
   const facts = factsOf(record);
+  const { personalData, revealPersonalData } = view;
+  let travelled: unknown;
   let body: unknown = null;
   let bodyError: { code: string; message: string } | undefined;
   try {
-    const travelled = record.value === null ? null : await codec.decodeUnchecked(record.value);
-    body = view.revealPersonalData
-      ? view.personalData.revealed(travelled)
-      : view.personalData.masked('handoff', travelled);
+    travelled = record.value === null ? null : await codec.decodeUnchecked(record.value);
+    body = revealPersonalData ? personalData.revealed(travelled) : personalData.masked('handoff', travelled);
   } catch (error) {
     bodyError = isBatonError(error)
       ? { code: error.code, message: error.message }
       : { code: 'WIRE_BODY_INVALID', message: (error as Error).message };
   }
+  const mask = revealPersonalData ? (text: string) => text : personalData.quotedValueMask('handoff', travelled);
+  const rawShown =
+    revealPersonalData || (bodyError === undefined && personalData.inClear('handoff', travelled).length === 0);
+  const summary = deadLetterSummary(record, audit);
   return {
-    ...deadLetterSummary(record, audit),
-    headers: record.headers,
+    ...summary,
+    error_message: mask(summary.error_message),
+    headers: Object.fromEntries(Object.entries(record.headers).map(([name, value]) => [name, mask(value)])),
     error: {
       code: facts.errorCode,
-      message: facts.errorMessage,
+      message: mask(facts.errorMessage),
       class: facts.errorClass,
       stage: facts.stage,
       retriable: facts.retriable,
@@ -75,7 +83,8 @@ export async function deadLetterDetail(
     },
     body,
     ...(bodyError === undefined ? {} : { body_error: bodyError }),
-    value_base64: record.value?.toString('base64') ?? null,
+    value_base64: rawShown ? (record.value?.toString('base64') ?? null) : null,
+    ...(rawShown || record.value === null ? {} : { value_redacted: 'personal-data' as const }),
     replays: audit.replaysOf(record.topic, deadLetterId(record)),
   };
 }

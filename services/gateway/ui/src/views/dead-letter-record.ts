@@ -6,6 +6,14 @@ import { Latest, run } from '../feedback.js';
 /** How long the page looks for a replay's audit entry, which the gateway reads back from Kafka. */
 const AUDIT_WAIT = { attempts: 20, firstMs: 250, stepMs: 100 };
 
+/** The raw value's size, or why the gateway withheld it: the page never shows the bytes themselves. */
+function rawValue(letter: DeadLetterDetail): string {
+  if (letter.value_redacted !== undefined) {
+    return `Withheld (${letter.value_redacted}): it may hold personal data in clear; the personal-data role sees it`;
+  }
+  return letter.value_base64 === null ? 'None' : `${atob(letter.value_base64).length} bytes`;
+}
+
 /**
  * One dead letter: where it was, its error, its headers, its decoded body and its replays, with a
  * replay form (a reason is required; it goes into the audit trail).
@@ -150,6 +158,7 @@ export function deadLetterRecord(onClose: () => void) {
       ['Message id', letter.message_id ? code(letter.message_id) : '—', 'message_id'],
       ['Handoff type', letter.handoff_type ?? '—', 'handoff_type'],
       ['Replays', String(letter.replay_count), 'replay_count'],
+      ['Raw value', rawValue(letter), 'value'],
     ]);
     const cause = letter.error;
     fillList(error, [
