@@ -17,6 +17,7 @@ import { TaskBook, taskIdOf } from '@baton/task-tracking';
 import { PersonalDataView } from '@baton/field-encryption';
 import { EventsCodec, SchemaRegistryClient, serviceCodecs } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
+import { unboundPublisherWarnings } from './access/api-keys.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
 import { DeadLetterStore } from './dead-letters/dead-letter-store.js';
@@ -51,6 +52,9 @@ function agentInboxPattern(prefix: string): RegExp {
  */
 export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ service: Service; http: HttpServer }> {
   const logger = createLogger('gateway');
+  for (const warning of unboundPublisherWarnings(config.apiKeys)) {
+    logger.warn({ event: 'gateway.unbound_api_key' }, warning);
+  }
   const topics = topicNames(config.topicPrefix);
   const kafka = createKafka({
     brokers: config.kafkaBrokers,
