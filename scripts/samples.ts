@@ -24,7 +24,9 @@ import { kafkaEnvOf, loadConnection, registryEnvOf } from './lib/local-connectio
 const require = createRequire(import.meta.url);
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
-const registry = new SchemaRegistryClient(registryOptionsFromEnv(registryEnvOf(connection), connection.schemaRegistryUrl));
+const registry = new SchemaRegistryClient(
+  registryOptionsFromEnv(registryEnvOf(connection), connection.schemaRegistryUrl),
+);
 // What npm start gave the local tools: the samples sign and encrypt as a service does; they verify nothing.
 const messageEnv = { ...connection.messageEnv, ...process.env };
 const messageConfig = {

@@ -9,7 +9,9 @@ import { kafkaEnvOf, loadConnection, registryEnvOf } from './lib/local-connectio
 
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
-const registry = new SchemaRegistryClient(registryOptionsFromEnv(registryEnvOf(connection), connection.schemaRegistryUrl));
+const registry = new SchemaRegistryClient(
+  registryOptionsFromEnv(registryEnvOf(connection), connection.schemaRegistryUrl),
+);
 const [codec, outcomes] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
 const reader = new TopicReader({
   kafka: createKafka({
