@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { BatonError } from '@baton/errors';
 
 /** The global compatibility level every registry Baton starts holds: Confluent's default. */
@@ -11,16 +12,27 @@ export const GLOBAL_COMPATIBILITY = 'BACKWARD';
  * A stored rule is what both APIs answer and enforce.
  */
 export async function storeGlobalCompatibility(url: string): Promise<void> {
-  const response = await fetch(`${url}/config`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
-    body: JSON.stringify({ compatibility: GLOBAL_COMPATIBILITY }),
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    // A connection of its own, closed after the answer: a kept-alive one holds the registry's
+    // stop until the idle connection times out.
+    const request = http.request(
+      new URL(`${url}/config`),
+      { method: 'PUT', agent: false, headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' } },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: body }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify({ compatibility: GLOBAL_COMPATIBILITY }));
   });
-  const text = await response.text();
-  if (!response.ok) {
+  if (status < 200 || status >= 300) {
     throw new BatonError(
       'INFRA_UNAVAILABLE',
-      `the schema registry at ${url} refused its global compatibility rule (HTTP ${response.status}): ${text.slice(0, 200)}`,
+      `the schema registry at ${url} refused its global compatibility rule (HTTP ${status}): ${text.slice(0, 200)}`,
     );
   }
 }
