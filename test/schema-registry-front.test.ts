@@ -104,7 +104,11 @@ describe('the schema registry front', () => {
     const schema = freshSchema();
     const subject = `baton.test.${schema.name}`;
     const error = await failure(client(READER).register(schema, subject));
-    expect([error.code, error.details]).toEqual(['REGISTRY_AUTH_FAILED', { status: 403 }]);
+    expect([error.code, error.details, error.message]).toEqual([
+      'REGISTRY_AUTH_FAILED',
+      { status: 403 },
+      `setting compatibility of ${subject}: the schema registry does not let these credentials do it (HTTP 403); a schema must be registered by a credential that may write before a service that only reads starts`,
+    ]);
     const write = await call('POST', `/subjects/${subject}/versions`, {
       principal: READER,
       body: { schema: JSON.stringify(schema) },

@@ -45,7 +45,10 @@ function registryError(action: string, error: unknown, schemaId?: number): Baton
   if (status === 401 || status === 403) {
     return new BatonError(
       'REGISTRY_AUTH_FAILED',
-      `${action}: the schema registry refused the credentials (HTTP ${status})`,
+      status === 401
+        ? `${action}: the schema registry refused the credentials (HTTP 401)`
+        : // A credential that may only read, asked to register a schema no one registered before.
+          `${action}: the schema registry does not let these credentials do it (HTTP 403); a schema must be registered by a credential that may write before a service that only reads starts`,
       // No cause: the library's error is left out so nothing of the request travels with it.
       { details: { status } },
     );
