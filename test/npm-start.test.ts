@@ -331,6 +331,10 @@ describe('npm start', () => {
     taskIds.push(accepted.taskId);
     const tracker = / {2}tracker +ready {2}(http:\/\/\S+)/.exec(run.lines.join('\n'))?.[1];
     expect(tracker).toBeDefined();
+    // The services see the registry up through its front, asked with their own credentials and CA.
+    expect(await (await fetch(`${tracker}/metrics`)).text()).toMatch(
+      /^baton_schema_registry_up\{service="tracker"\} 1$/m,
+    );
     for (const taskId of taskIds) {
       let last = 'no view';
       const view = await waitFor(

@@ -99,7 +99,12 @@ export class SchemaRegistryClient {
     );
   }
 
-  private send(method: 'PUT' | 'POST', path: string, body: string): Promise<{ status: number; text: string }> {
+  private send(
+    method: 'GET' | 'PUT' | 'POST',
+    path: string,
+    body?: string,
+    timeoutMs?: number,
+  ): Promise<{ status: number; text: string }> {
     const target = new URL(`${this.url}${path}`);
     const transport = target.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
@@ -121,6 +126,9 @@ export class SchemaRegistryClient {
           response.on('error', reject);
         },
       );
+      if (timeoutMs !== undefined) {
+        request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      }
       request.on('error', (error) => reject(new Error(`${target.origin}: ${error.message}`)));
       request.end(body);
     });
@@ -149,6 +157,16 @@ export class SchemaRegistryClient {
         status: response.status,
         message: `HTTP ${response.status}: ${response.text}`,
       });
+    }
+  }
+
+  /** Whether GET /subjects answers 2xx within `timeoutMs`, asked with this client's credentials and CA. */
+  async isUp(timeoutMs: number): Promise<boolean> {
+    try {
+      const { status } = await this.send('GET', '/subjects', undefined, timeoutMs);
+      return status >= 200 && status < 300;
+    } catch {
+      return false;
     }
   }
 

@@ -62,7 +62,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     security: config.kafkaSecurity,
   });
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
-  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
+  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistry: config.schemaRegistry });
   // What the gateway writes (handoffs, negotiations) has its personal fields encrypted with the key
   // ring, then is signed with its key; it processes nothing it reads, so it verifies nothing, and its
   // views read records as they travel, revealing personal fields only to the personal-data role.
