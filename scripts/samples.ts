@@ -19,12 +19,14 @@ import {
   personalDataKeyRing,
 } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient, registryOptionsFromEnv, serviceCodecs } from '@baton/wire';
-import { kafkaEnvOf, loadConnection } from './lib/local-connection.js';
+import { kafkaEnvOf, loadConnection, registryEnvOf } from './lib/local-connection.js';
 
 const require = createRequire(import.meta.url);
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
-const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
+const registry = new SchemaRegistryClient(
+  registryOptionsFromEnv(registryEnvOf(connection), connection.schemaRegistryUrl),
+);
 // What npm start gave the local tools: the samples sign and encrypt as a service does; they verify nothing.
 const messageEnv = { ...connection.messageEnv, ...process.env };
 const messageConfig = {

@@ -7,7 +7,9 @@
  *
  * `--secure` (or BATON_START_SECURE=1) starts the local broker secured instead: SASL_SSL and mutual
  * TLS listeners only, the StandardAuthorizer on, each service logging in as its own SCRAM user
- * (passwords in <state dir>/secrets/) with the ACLs of Baton's topology, no service a super user.
+ * (passwords in <state dir>/secrets/) with the ACLs of Baton's topology, no service a super user;
+ * the schema registry behind an HTTPS front with basic auth, where Baton's schemas are registered
+ * at start and every service and tool only reads.
  *
  * The terminal shows each service coming up, the ready banner, then only warnings and errors, one
  * readable line each; `--logs` (or BATON_START_LOGS=1) shows every line. Each service's JSON log
@@ -24,9 +26,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { provisionInfrastructure, type ProvisionedInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
-import { gatewayEnvironment, startFleet } from './lib/fleet.js';
+import { gatewayEnvironment, LOCAL_CREDENTIAL_SENDERS, startFleet } from './lib/fleet.js';
 import { PERSONAL_DATA_READERS, writePersonalDataKeyRing } from './lib/personal-data-keyring.js';
 import { securePrincipals, type SecuredPrincipals } from './lib/secured-principals.js';
+import { secureRegistry, type SecuredRegistry } from './lib/secured-registry.js';
 import { issueSigningIdentities } from './lib/signing-identities.js';
 import { discoverServices } from './lib/service-entries.js';
 import { forgetConnection, saveConnection, stateDir } from './lib/local-connection.js';
@@ -108,13 +111,15 @@ function serviceLine(name: string, line: string): void {
 }
 
 const topicPrefix = process.env.BATON_TOPIC_PREFIX ?? DEFAULT_TOPIC_PREFIX;
-// The gateway listens where the CLI looks by default; a credential with every role is made for
-// this run unless BATON_API_KEYS names the credentials.
+// The gateway listens where the CLI looks by default; a credential with every role, bound to the
+// senders from outside the agents, is made for this run unless BATON_API_KEYS names the credentials.
 const gateway = gatewayEnvironment(process.env.GATEWAY_PORT ?? '8080', process.env.BATON_API_KEYS);
 const services: RunningService[] = [];
 /** Aborted when a stop is asked for during start-up: whatever is starting gives up. */
 const starting = new AbortController();
 let provisioning: Promise<ProvisionedInfrastructure> | undefined;
+/** The secured run's registry front, stopped with the registry behind it. */
+let securedRegistry: SecuredRegistry | undefined;
 let stopping: Promise<never> | undefined;
 
 /**
@@ -139,6 +144,7 @@ function stopAll(reason: string, exitCode: number): Promise<never> {
     record('infrastructure.stopping');
     const infrastructure = await provisioning?.catch(() => undefined);
     try {
+      await securedRegistry?.stop();
       await infrastructure?.stop();
     } catch (error) {
       record('infrastructure.stop_failed', { error: (error as Error).message }, 'error');
@@ -196,6 +202,12 @@ try {
       secretsDir: SECRETS_DIR,
       onProgress: progress,
     });
+    securedRegistry = await secureRegistry(infrastructure.securedKafka, {
+      upstreamUrl: infrastructure.schemaRegistryUrl,
+      services: await discoverServices(),
+      secretsDir: SECRETS_DIR,
+    });
+    env.SCHEMA_REGISTRY_URL = securedRegistry.url;
   }
   // After securePrincipals, which starts the folder afresh. Personal data is encrypted whether or
   // not the broker is secured: what sits on the topics should not depend on how one logs in.
@@ -213,7 +225,12 @@ try {
   const addresses = await startFleet(services, {
     env,
     gatewayEnv: gateway.env,
-    serviceEnv: (name) => ({ ...principals?.serviceEnv(name), ...keyRingEnv(name), ...signing.serviceEnv(name) }),
+    serviceEnv: (name) => ({
+      ...principals?.serviceEnv(name),
+      ...securedRegistry?.serviceEnv(name),
+      ...keyRingEnv(name),
+      ...signing.serviceEnv(name),
+    }),
     signal: starting.signal,
     onServices: (names) => {
       nameWidth = Math.max(...names.map((name) => name.length));
@@ -250,10 +267,11 @@ try {
   starting.signal.throwIfAborted();
   await saveConnection({
     kafkaBrokers: principals ? principals.toolEnv.KAFKA_BROKERS!.split(',') : infrastructure.kafkaBrokers,
-    schemaRegistryUrl: infrastructure.schemaRegistryUrl,
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL,
     topicPrefix,
     services: addresses,
     ...(principals ? { kafkaEnv: principals.toolEnv } : {}),
+    ...(securedRegistry ? { registryEnv: securedRegistry.toolEnv } : {}),
     // The samples play the customers' front end: they sign, and encrypt personal data as the gateway does.
     messageEnv: { ...signing.toolEnv, ...keyRingEnv('gateway') },
   });
@@ -267,6 +285,8 @@ try {
         ? [
             `Kafka is secured: SASL_SSL (SCRAM-SHA-512) at ${env.KAFKA_BROKERS}, mutual TLS at ${principals.toolEnv.KAFKA_BROKERS};`,
             `  each service logs in as its own user (passwords in ${shown(SECRETS_DIR)}/) with the ACLs \`npx baton acls\` prints.`,
+            `The schema registry answers over HTTPS with basic auth: Baton's schemas were registered at start; each service and the`,
+            `  local tools only read, each as its own principal (passwords in ${shown(SECRETS_DIR)}/registry/).`,
           ]
         : []),
       `Every service signs what it writes (keys and trust store in ${shown(SECRETS_DIR)}/signing/); signatures are ${infrastructure.securedKafka ? 'required: an unsigned or forged message is dead-lettered' : 'checked with BATON_SIGNATURES=warn: a message that fails is processed and logged'}.`,
@@ -278,6 +298,7 @@ try {
         : [
             `  gateway            ${addresses.gateway}/ui/ (API, page and /openapi.json); for the CLI:`,
             `                     export BATON_GATEWAY_URL=${addresses.gateway} BATON_TOKEN=${gateway.token}`,
+            `                     (it publishes as ${LOCAL_CREDENTIAL_SENDERS.join(' or ')} only, never as an agent)`,
           ]),
       '  npm run watch      follows outcome events and replies to the user, decoded',
       ...Object.entries(addresses).map(([name, address]) => `  ${name.padEnd(28)} ${address}/healthz /readyz /metrics`),

@@ -5,11 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { createKafka, kafkaSecurityFromEnv, topicNames, TopicReader } from '@baton/kafka';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec, registryOptionsFromEnv } from '@baton/wire';
-import { kafkaEnvOf, loadConnection } from './lib/local-connection.js';
+import { kafkaEnvOf, loadConnection, registryEnvOf } from './lib/local-connection.js';
 
 const connection = await loadConnection();
 const topics = topicNames(connection.topicPrefix);
-const registry = new SchemaRegistryClient(registryOptionsFromEnv(process.env, connection.schemaRegistryUrl));
+const registry = new SchemaRegistryClient(
+  registryOptionsFromEnv(registryEnvOf(connection), connection.schemaRegistryUrl),
+);
 const [codec, outcomes] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
 const reader = new TopicReader({
   kafka: createKafka({

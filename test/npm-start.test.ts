@@ -1,8 +1,19 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
+import {
+  HANDOFF_OUTCOME_AVRO_SCHEMA,
+  HANDOFF_SUBJECT,
+  LIFECYCLE_SUBJECT,
+  STAGED_CONTEXT_AVRO_SCHEMA,
+  recordNameSubject,
+  registryOptionsFromEnv,
+} from '@baton/wire';
 import { discoverServices } from '../scripts/lib/service-entries.js';
 import { NpmStartRun, type RunProcess } from './helpers/npm-start.js';
 import { waitFor } from './helpers/wait-for.js';
@@ -15,6 +26,8 @@ import { waitFor } from './helpers/wait-for.js';
  * before the registry and Kafka, and nothing is logged at error level, nor warned, on the terminal
  * or in the log files. About a minute per run.
  */
+
+const require = createRequire(import.meta.url);
 
 /** A cold start bundles the services and starts two JVMs and 14 Node processes on 2 shared cores. */
 const START_TIMEOUT_MS = 240_000;
@@ -190,7 +203,7 @@ describe('npm start', () => {
     expectCleanRun(run, before);
   }, 300_000);
 
-  test('--secure: every service logs in as its own SCRAM user with its ACLs, the samples complete, no password shows, the stop removes them', async () => {
+  test('--secure: every service logs in as its own SCRAM user with its ACLs and reads the registry as its own principal, the samples complete, the printed credential publishes only as the senders from outside, no password shows, the stop removes them', async () => {
     const names = await discoverServices();
     run = await NpmStartRun.start(['--secure']);
     await run.waitForLine(READY, START_TIMEOUT_MS);
@@ -202,7 +215,55 @@ describe('npm start', () => {
     expect(passwordFiles.sort()).toEqual(
       [...names.map((name) => `${name}.password`), 'local-broker-key.password'].sort(),
     );
-    const passwords = passwordFiles.map((file) => readFileSync(join(secretsDir, file), 'utf8'));
+    // The registry, behind its HTTPS front: a reader per service and for the tools, BACKWARD globally.
+    const registryPasswordFiles = readdirSync(join(secretsDir, 'registry')).sort();
+    expect(registryPasswordFiles).toEqual([...names, 'local-tools'].map((name) => `${name}.password`).sort());
+    const passwords = [
+      ...passwordFiles.map((file) => readFileSync(join(secretsDir, file), 'utf8')),
+      ...registryPasswordFiles.map((file) => readFileSync(join(secretsDir, 'registry', file), 'utf8')),
+    ];
+    const connection = JSON.parse(readFileSync(join(run.stateDir, 'connection.json'), 'utf8')) as {
+      schemaRegistryUrl: string;
+      registryEnv: Record<string, string>;
+    };
+    expect(connection.schemaRegistryUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/apis\/ccompat\/v7$/);
+    const registryAs = async (method: string, path: string, body?: unknown) => {
+      const options = registryOptionsFromEnv(connection.registryEnv, connection.schemaRegistryUrl);
+      return new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const outgoing = httpsRequest(
+          new URL(`${connection.schemaRegistryUrl}${path}`),
+          {
+            method,
+            ca: options.ca,
+            headers: {
+              'content-type': 'application/vnd.schemaregistry.v1+json',
+              ...(options.basicAuth
+                ? {
+                    authorization: `Basic ${Buffer.from(`${options.basicAuth.username}:${options.basicAuth.password}`).toString('base64')}`,
+                  }
+                : {}),
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    };
+    expect(await registryAs('GET', '/config')).toEqual({ status: 200, body: '{"compatibilityLevel":"BACKWARD"}' });
+    expect(JSON.parse((await registryAs('GET', '/subjects')).body).sort()).toEqual(
+      [
+        HANDOFF_SUBJECT,
+        recordNameSubject(HANDOFF_OUTCOME_AVRO_SCHEMA),
+        LIFECYCLE_SUBJECT,
+        recordNameSubject(STAGED_CONTEXT_AVRO_SCHEMA),
+      ].sort(),
+    );
+    expect((await registryAs('PUT', '/config', { compatibility: 'NONE' })).status).toBe(403);
     // Every service, and the samples, sign with a key of their own; the secured run requires signatures.
     expect(run.lines).toContainEqual(
       `Every service signs what it writes (keys and trust store in ${secretsDir}/signing/); signatures are required: an unsigned or forged message is dead-lettered.`,
@@ -223,8 +284,57 @@ describe('npm start', () => {
       .filter((line) => line.startsWith('{'))
       .map((line) => String((JSON.parse(line) as { task_id: string }).task_id));
     expect(taskIds).toHaveLength(5);
+
+    // The printed credential: refused as an agent (403 FORBIDDEN at the sender), accepted as the
+    // reference escalation's customer service agent, whose task then finishes like the samples'.
+    const gatewayUrl = / {2}gateway +ready {2}(http:\/\/\S+)/.exec(run.lines.join('\n'))?.[1];
+    const token = / BATON_TOKEN=(\S+)$/m.exec(run.lines.join('\n'))?.[1];
+    expect([gatewayUrl, token].every(Boolean)).toBe(true);
+    const escalation = structuredClone(require('@baton/schemas/fixtures/seed-000-escalation-full.json')) as {
+      metadata: Record<string, unknown>;
+    };
+    const publishAs = async (senderId: string) => {
+      // The gateway fills message_id and timestamp; the fixture's expiration is long past.
+      const metadata: Record<string, unknown> = {
+        ...escalation.metadata,
+        sender_id: senderId,
+        task_id: `task-${randomUUID()}`,
+      };
+      for (const filled of ['message_id', 'timestamp', 'expiration_time']) delete metadata[filled];
+      const body = { ...escalation, metadata };
+      const response = await fetch(`${gatewayUrl}/v1/handoffs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as Record<string, unknown>,
+        taskId: String(metadata.task_id),
+      };
+    };
+    for (const agent of ['triage_agent', 'router', 'technical_support_agent_pool']) {
+      const refused = await publishAs(agent);
+      expect([refused.status, refused.body], agent).toEqual([
+        403,
+        {
+          error: {
+            code: 'FORBIDDEN',
+            path: '/metadata/sender_id',
+            message: 'the credential local may publish only as user, customer_service_agent_001',
+          },
+        },
+      ]);
+    }
+    const accepted = await publishAs('customer_service_agent_001');
+    expect(accepted.status).toBe(202);
+    taskIds.push(accepted.taskId);
     const tracker = / {2}tracker +ready {2}(http:\/\/\S+)/.exec(run.lines.join('\n'))?.[1];
     expect(tracker).toBeDefined();
+    // The services see the registry up through its front, asked with their own credentials and CA.
+    expect(await (await fetch(`${tracker}/metrics`)).text()).toMatch(
+      /^baton_schema_registry_up\{service="tracker"\} 1$/m,
+    );
     for (const taskId of taskIds) {
       let last = 'no view';
       const view = await waitFor(

@@ -136,12 +136,12 @@ describe.skipIf(tools.skip)('docker-compose.yml', () => {
     expect(jaeger.ports).toEqual([{ target: 16686, published: 16686 }]);
   });
 
-  it('publishes the gateway on a host port, with API keys and the replay targets', () => {
+  it('publishes the gateway on a host port, with an API key bound to the senders from outside, and the replay targets', () => {
     const gateway = service('gateway');
     expect(gateway.container_name).toBeUndefined();
     expect(gateway.ports).toEqual([{ target: 8080, published: 8080 }]);
     expect(String(gateway.environment?.BATON_API_KEYS)).toMatch(
-      /^[^:,]+:[^:,]+:(viewer|publisher|operator|personal-data)(\+(viewer|publisher|operator|personal-data))*$/,
+      /^[^:,]+:[^:,]+:(viewer|publisher|operator|personal-data)(\+(viewer|publisher|operator|personal-data))*:senders=user\|customer_service_agent_001$/,
     );
     expect(gateway.environment).toHaveProperty('BATON_REPLAY_TARGETS');
   });
@@ -202,12 +202,13 @@ describe.skipIf(tools.skip)('docker-compose.yml', () => {
     expect(healthcheckCommand(kafka)).toContain('--bootstrap-server localhost:9092');
   });
 
-  it('runs a Confluent schema registry on that Kafka, with a healthcheck', () => {
+  it('runs a Confluent schema registry on that Kafka, BACKWARD compatible, with a healthcheck', () => {
     const registry = service('schema-registry');
     expect(registry.image).toMatch(/^confluentinc\/cp-schema-registry:/);
     expect(registry.environment).toMatchObject({
       SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS: 'PLAINTEXT://kafka:9092',
       SCHEMA_REGISTRY_LISTENERS: 'http://0.0.0.0:8081',
+      SCHEMA_REGISTRY_SCHEMA_COMPATIBILITY_LEVEL: 'backward',
     });
     expect(registry.depends_on).toEqual({ kafka: { condition: 'service_healthy' } });
     expect(healthcheckCommand(registry)).toContain('http://localhost:8081/');

@@ -192,7 +192,7 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
     );
   });
 
-  it('gives the gateway BATON_API_KEYS from an example Secret that exists', () => {
+  it('gives the gateway BATON_API_KEYS from an example Secret that exists, each publisher bound to its senders', () => {
     const container = containerOf(get('Deployment', 'gateway'));
     const ref = envValue(container, 'BATON_API_KEYS')?.valueFrom?.secretKeyRef as { name: string; key: string };
     const secret = get('Secret', ref.name);
@@ -200,9 +200,16 @@ describe.skipIf(tools.skip)('kubectl kustomize infra/k8s/overlays/local', () => 
     const keys = Buffer.from(secret.data![ref.key]!, 'base64').toString('utf8');
     for (const entry of keys.split(',')) {
       expect(entry).toMatch(
-        /^[^:]+:[^:]+:(viewer|publisher|operator|personal-data)(\+(viewer|publisher|operator|personal-data))*$/,
+        /^[^:]+:[^:]+:(viewer|publisher|operator|personal-data)(\+(viewer|publisher|operator|personal-data))*(:senders=[^:*]+)?$/,
       );
+      if (entry.split(':')[2]!.split('+').includes('publisher'))
+        expect(entry, 'a publisher names its senders').toMatch(/:senders=[^:*]+$/);
     }
+  });
+
+  it('runs the local schema registry BACKWARD compatible', () => {
+    const container = containerOf(get('Deployment', 'schema-registry'));
+    expect(envValue(container, 'SCHEMA_REGISTRY_SCHEMA_COMPATIBILITY_LEVEL')?.value).toBe('backward');
   });
 
   it('mounts the personal data key ring, an example Secret, into exactly the services npm start gives it to', () => {

@@ -42,9 +42,18 @@ export interface FleetOptions {
 }
 
 /**
+ * The sender ids the credential `npm start` makes may publish as: the senders from outside the
+ * agents that the local sender policy knows (services/router/authorization-policy.yaml's
+ * external_senders), whom the samples and the reference escalation send as. Not an agent's: a
+ * client of the gateway cannot pass itself off as the router or the triage agent.
+ */
+export const LOCAL_CREDENTIAL_SENDERS = ['user', 'customer_service_agent_001'] as const;
+
+/**
  * The gateway's part of the fleet's environment: the port `port` (where the CLI looks by default,
- * unless 0), and a credential with every role (personal-data too) made for this run unless `apiKeys` names the
- * credentials; `token` is that credential's token, undefined when `apiKeys` was given.
+ * unless 0), and a credential with every role (personal-data too), bound to LOCAL_CREDENTIAL_SENDERS,
+ * made for this run unless `apiKeys` names the credentials; `token` is that credential's token,
+ * undefined when `apiKeys` was given.
  */
 export function gatewayEnvironment(
   port: string,
@@ -54,7 +63,10 @@ export function gatewayEnvironment(
   const token = randomBytes(18).toString('base64url');
   // The one running Baton here holds the key ring anyway: its credential sees personal data too.
   return {
-    env: { HTTP_PORT: port, BATON_API_KEYS: `local:${token}:viewer+publisher+operator+personal-data` },
+    env: {
+      HTTP_PORT: port,
+      BATON_API_KEYS: `local:${token}:viewer+publisher+operator+personal-data:senders=${LOCAL_CREDENTIAL_SENDERS.join('|')}`,
+    },
     token,
   };
 }

@@ -24,6 +24,8 @@ export interface LocalConnection {
   services: Record<string, string>;
   /** The KAFKA_* security variables the local tools connect with, when `npm start -- --secure` made them. */
   kafkaEnv?: Record<string, string>;
+  /** The SCHEMA_REGISTRY_* variables the local tools read the registry with, when `npm start -- --secure` made them. */
+  registryEnv?: Record<string, string>;
   /**
    * The local tools' signing key (BATON_SIGNING_KEY_FILE, BATON_SIGNING_KEY_ID) and personal data
    * key ring (BATON_PII_KEYRING_FILE): what they publish is encrypted and signed as a service's is.
@@ -34,6 +36,11 @@ export interface LocalConnection {
 /** The environment a local tool reads its Kafka security from: its own, over what `npm start` saved. */
 export function kafkaEnvOf(connection: LocalConnection): Record<string, string | undefined> {
   return { ...connection.kafkaEnv, ...process.env };
+}
+
+/** The environment a local tool reads its schema registry settings from: its own, over what `npm start` saved. */
+export function registryEnvOf(connection: LocalConnection): Record<string, string | undefined> {
+  return { ...connection.registryEnv, ...process.env };
 }
 
 export async function saveConnection(connection: LocalConnection): Promise<void> {

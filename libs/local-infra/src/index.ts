@@ -26,4 +26,11 @@ export {
   type IssueOptions,
 } from './certificates.js';
 export { startLocalRegistry, type StartLocalRegistryOptions } from './start-local-registry.js';
+export {
+  startRegistryFront,
+  type RegistryFront,
+  type RegistryPrincipal,
+  type StartRegistryFrontOptions,
+} from './registry-front.js';
+export { GLOBAL_COMPATIBILITY } from './global-compatibility.js';
 export { dieWithParent } from './java-process.js';

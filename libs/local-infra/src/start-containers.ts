@@ -2,6 +2,7 @@ import { KafkaContainer } from '@testcontainers/kafka';
 import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { formatDuration, printProgress, type ProgressListener } from './progress.js';
 import type { StartedKafka, StartedRegistry } from './started-services.js';
+import { storeGlobalCompatibility } from './global-compatibility.js';
 import { CCOMPAT_PATH } from './start-local-registry.js';
 import { warmUpCoordinators } from './warm-up.js';
 
@@ -55,14 +56,20 @@ export async function startRegistryContainer(onProgress: ProgressListener = prin
   onProgress(`starting ${REGISTRY_IMAGE} (the first run pulls the image)...`);
   const container = await new GenericContainer(REGISTRY_IMAGE)
     .withExposedPorts(REGISTRY_PORT)
-    // The global rule the local registry also sets: see start-local-registry.ts.
-    .withEnvironment({ REGISTRY_RULES_GLOBAL_COMPATIBILITY: 'BACKWARD' })
     .withWaitStrategy(Wait.forHttp(`${CCOMPAT_PATH}/subjects`, REGISTRY_PORT).forStatusCode(200))
     .withStartupTimeout(120_000)
     .start();
   const address = `${container.getHost()}:${container.getMappedPort(REGISTRY_PORT)}`;
+  const url = `http://${address}${CCOMPAT_PATH}`;
+  try {
+    // The global rule the local registry also stores: see storeGlobalCompatibility.
+    await storeGlobalCompatibility(url);
+  } catch (error) {
+    await container.stop();
+    throw error;
+  }
   onProgress(`schema registry container up on ${address} in ${formatDuration(Date.now() - startedAt)}`);
-  return { url: `http://${address}${CCOMPAT_PATH}`, stop: stopOnce(container) };
+  return { url, stop: stopOnce(container) };
 }
 
 function stopOnce(container: StartedTestContainer): () => Promise<void> {

@@ -5,6 +5,7 @@ import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
 import { QUICK_START_JVM_OPTIONS, spawnJava, startFailure, type JavaProcess } from './java-process.js';
 import { formatDuration, printProgress, waitProgress, type ProgressListener } from './progress.js';
+import { storeGlobalCompatibility } from './global-compatibility.js';
 import { ensureRegistryUnpacked } from './registry-distribution.js';
 import type { StartedRegistry } from './started-services.js';
 import { makeTempDir } from './temp-dir.js';
@@ -26,8 +27,6 @@ export interface StartLocalRegistryOptions {
 export const CCOMPAT_PATH = '/apis/ccompat/v7';
 
 /**
- * - `registry.rules.global.compatibility=BACKWARD` is Confluent's default. Without it Apicurio has
- *   no global rule and accepts any change to a subject that has no rule of its own.
  * - One pooled connection to the in-memory H2 store instead of the 20 production mode opens.
  * - The JVM options trade peak throughput for a quick start and a small heap, as for the broker.
  * - No scheduled jobs: their checks (log levels, dynamic configuration, download and tenant reapers)
@@ -37,7 +36,6 @@ export const CCOMPAT_PATH = '/apis/ccompat/v7';
 const REGISTRY_OPTIONS = [
   '-Xms64m',
   ...QUICK_START_JVM_OPTIONS,
-  '-Dregistry.rules.global.compatibility=BACKWARD',
   '-Dquarkus.datasource.jdbc.initial-size=1',
   '-Dquarkus.datasource.jdbc.min-size=1',
   '-Dquarkus.banner.enabled=false',
@@ -47,7 +45,9 @@ const REGISTRY_OPTIONS = [
 
 /**
  * Starts Apicurio Registry, unpacked by Maven from infra/registry/pom.xml, on a free loopback port
- * with in-memory storage. Resolves once its Confluent-compatible API lists subjects.
+ * with in-memory storage. Resolves once its Confluent-compatible API lists subjects and holds the
+ * global compatibility rule BACKWARD (Confluent's default; without it Apicurio accepts any change
+ * to a subject that has no rule of its own).
  */
 export async function startLocalRegistry(options: StartLocalRegistryOptions = {}): Promise<StartedRegistry> {
   const onProgress = options.onProgress ?? printProgress;
@@ -91,6 +91,7 @@ async function startRegistry(
     } catch (error) {
       throw await startFailure('The local schema registry', registry, error);
     }
+    await storeGlobalCompatibility(url);
     onProgress(`schema registry up on 127.0.0.1:${port} in ${formatDuration(Date.now() - startedAt)}`);
 
     const running = registry;

@@ -50,6 +50,11 @@ export interface SecuredLocalKafka extends LocalKafka {
    */
   issueClientCertificate(cn: string): Promise<IssuedCertificate>;
   /**
+   * A server certificate for `CN=<cn>` and `altNames` (e.g. ['IP:127.0.0.1']), signed by the same
+   * CA, so a local server beside the broker (the registry's front) is trusted with the same CA file.
+   */
+  issueServerCertificate(cn: string, altNames: string[]): Promise<IssuedCertificate>;
+  /**
    * Creates or replaces SCRAM credentials, resolving once the broker describes them all. The
    * passwords go to a Java tool's stdin: they are in no process's argv and no log line.
    */
@@ -148,6 +153,11 @@ export async function startSecuredLocalKafka(options: StartSecuredLocalKafkaOpti
       ensureRunning('issue a client certificate');
       if (cn === LOCAL_BROKER_PRINCIPAL) throw reservedName(cn);
       return extra.ca.issue(cn);
+    },
+    issueServerCertificate: async (cn, altNames) => {
+      ensureRunning('issue a server certificate');
+      if (cn === LOCAL_BROKER_PRINCIPAL) throw reservedName(cn);
+      return extra.ca.issue(cn, { altNames });
     },
     addScramUsers: async (users) => {
       ensureRunning('add SCRAM users');

@@ -129,7 +129,7 @@ export function buildHandoffService(
     clientId: config.instanceId,
     security: config.kafkaSecurity,
   });
-  const metrics = createServiceMetrics({ service: definition.name, schemaRegistryUrl: config.schemaRegistryUrl });
+  const metrics = createServiceMetrics({ service: definition.name, schemaRegistry: config.schemaRegistry });
   const keyRing = personalDataKeyRing(config, logger);
   const codecs = serviceCodecs(
     new SchemaRegistryClient(config.schemaRegistry),

@@ -50,7 +50,15 @@ describe('baton_schema_registry_up', () => {
 
   beforeAll(async () => {
     server = createServer((request, response) => {
-      response.writeHead(request.url === '/apis/ccompat/v7/subjects' ? 200 : 404).end('[]');
+      const answer =
+        request.url === '/apis/ccompat/v7/subjects'
+          ? 200
+          : request.url === '/authenticated/subjects'
+            ? request.headers.authorization === `Basic ${Buffer.from('router:s3cret').toString('base64')}`
+              ? 200
+              : 401
+            : 404;
+      response.writeHead(answer).end('[]');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,15 +67,26 @@ describe('baton_schema_registry_up', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('is 1 when GET <url>/subjects answers 2xx', async () => {
-    const registry = createServiceMetrics({ service: 's', schemaRegistryUrl: `${url}/apis/ccompat/v7/` });
+    const registry = createServiceMetrics({ service: 's', schemaRegistry: { url: `${url}/apis/ccompat/v7/` } });
     expect(await registry.metrics()).toMatch(/^baton_schema_registry_up\{service="s"\} 1$/m);
+  });
+
+  it("asks an authenticated registry with the service's credentials: 1 with them, 0 without", async () => {
+    const authenticated = { url: `${url}/authenticated` };
+    const asRouter = createServiceMetrics({
+      service: 's',
+      schemaRegistry: { ...authenticated, basicAuth: { username: 'router', password: 's3cret' } },
+    });
+    expect((await samples(asRouter, METRIC_NAMES.schemaRegistryUp))[0]?.value).toBe(1);
+    const anonymous = createServiceMetrics({ service: 's', schemaRegistry: authenticated });
+    expect((await samples(anonymous, METRIC_NAMES.schemaRegistryUp))[0]?.value).toBe(0);
   });
 
   it('is 0 when the registry answers an error or nothing listens', async () => {
     const registry = createServiceMetrics({ service: 's' });
-    registerSchemaRegistryUp(registry, `${url}/elsewhere`);
+    registerSchemaRegistryUp(registry, { url: `${url}/elsewhere` });
     expect((await samples(registry, METRIC_NAMES.schemaRegistryUp))[0]?.value).toBe(0);
-    const closed = createServiceMetrics({ service: 's', schemaRegistryUrl: 'http://127.0.0.1:1' });
+    const closed = createServiceMetrics({ service: 's', schemaRegistry: { url: 'http://127.0.0.1:1' } });
     expect((await samples(closed, METRIC_NAMES.schemaRegistryUp))[0]?.value).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ConsumedRecord, ConsumerObserver, MessageLabels, PartitionLag } from '@baton/kafka';
+import { SchemaRegistryClient, type SchemaRegistryOptions } from '@baton/wire';
 import { cachedProbe } from './cached-probe.js';
 import { HotCounter } from './hot-counter.js';
 import { HotHistogram } from './hot-histogram.js';
@@ -59,8 +60,11 @@ const DEFAULT_CACHE_MS = 2_000;
 export interface ServiceMetricsOptions {
   /** The service's name: the `service` label of every series. */
   service: string;
-  /** When given, `baton_schema_registry_up` probes `<url>/subjects` on scrape. */
-  schemaRegistryUrl?: string;
+  /**
+   * When given, `baton_schema_registry_up` probes `<url>/subjects` on scrape, with the credentials
+   * and CA the service reads the registry with (an authenticated registry answers no one else).
+   */
+  schemaRegistry?: SchemaRegistryOptions;
   schemaRegistryProbe?: ScrapeProbeOptions;
 }
 
@@ -82,24 +86,21 @@ export function createServiceMetrics(options: ServiceMetricsOptions): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service: options.service });
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
-  if (options.schemaRegistryUrl !== undefined) {
-    registerSchemaRegistryUp(registry, options.schemaRegistryUrl, options.schemaRegistryProbe);
+  if (options.schemaRegistry !== undefined) {
+    registerSchemaRegistryUp(registry, options.schemaRegistry, options.schemaRegistryProbe);
   }
   return registry;
 }
 
 /** `baton_schema_registry_up`: GET `<url>/subjects` answered 2xx within the timeout. */
-export function registerSchemaRegistryUp(registry: Registry, url: string, options: ScrapeProbeOptions = {}): void {
+export function registerSchemaRegistryUp(
+  registry: Registry,
+  schemaRegistry: SchemaRegistryOptions,
+  options: ScrapeProbeOptions = {},
+): void {
   const timeoutMs = options.timeoutMs ?? 1_000;
-  const subjects = `${url.replace(/\/+$/, '')}/subjects`;
-  const probe = cachedProbe(
-    async () => {
-      const response = await fetch(subjects, { signal: AbortSignal.timeout(timeoutMs) });
-      await response.body?.cancel();
-      return response.ok;
-    },
-    { ttlMs: options.cacheMs ?? DEFAULT_CACHE_MS, timeoutMs },
-  );
+  const client = new SchemaRegistryClient(schemaRegistry);
+  const probe = cachedProbe(() => client.isUp(timeoutMs), { ttlMs: options.cacheMs ?? DEFAULT_CACHE_MS, timeoutMs });
   new Gauge({
     name: METRIC_NAMES.schemaRegistryUp,
     help: 'Whether the schema registry answered (GET /subjects) at the last probe: 1 up, 0 down',

@@ -45,7 +45,10 @@ function registryError(action: string, error: unknown, schemaId?: number): Baton
   if (status === 401 || status === 403) {
     return new BatonError(
       'REGISTRY_AUTH_FAILED',
-      `${action}: the schema registry refused the credentials (HTTP ${status})`,
+      status === 401
+        ? `${action}: the schema registry refused the credentials (HTTP 401)`
+        : // A credential that may only read, asked to register a schema no one registered before.
+          `${action}: the schema registry does not let these credentials do it (HTTP 403); a schema must be registered by a credential that may write before a service that only reads starts`,
       // No cause: the library's error is left out so nothing of the request travels with it.
       { details: { status } },
     );
@@ -96,14 +99,19 @@ export class SchemaRegistryClient {
     );
   }
 
-  private put(path: string, body: string): Promise<{ status: number; text: string }> {
+  private send(
+    method: 'GET' | 'PUT' | 'POST',
+    path: string,
+    body?: string,
+    timeoutMs?: number,
+  ): Promise<{ status: number; text: string }> {
     const target = new URL(`${this.url}${path}`);
     const transport = target.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const request = transport.request(
         target,
         {
-          method: 'PUT',
+          method,
           agent: this.agent,
           headers: {
             'content-type': 'application/vnd.schemaregistry.v1+json',
@@ -118,6 +126,9 @@ export class SchemaRegistryClient {
           response.on('error', reject);
         },
       );
+      if (timeoutMs !== undefined) {
+        request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      }
       request.on('error', (error) => reject(new Error(`${target.origin}: ${error.message}`)));
       request.end(body);
     });
@@ -133,11 +144,11 @@ export class SchemaRegistryClient {
     const body = JSON.stringify({ compatibility: level });
     let response: { status: number; text: string };
     try {
-      response = await this.put(path, body);
+      response = await this.send('PUT', path, body);
       // Apicurio creates the subject's rule on the first PUT and answers a concurrent first PUT with
       // 409 ("a rule named COMPATIBILITY already exists"): instances starting together (compose up)
       // race there. The rule exists by then, so the same PUT again updates it.
-      if (response.status === 409) response = await this.put(path, body);
+      if (response.status === 409) response = await this.send('PUT', path, body);
     } catch (error) {
       throw registryError(`setting compatibility of ${subject}`, error);
     }
@@ -149,8 +160,50 @@ export class SchemaRegistryClient {
     }
   }
 
-  /** Registers `schema` under `subject` (idempotent for an identical schema) and returns its id. */
+  /** Whether GET /subjects answers 2xx within `timeoutMs`, asked with this client's credentials and CA. */
+  async isUp(timeoutMs: number): Promise<boolean> {
+    try {
+      const { status } = await this.send('GET', '/subjects', undefined, timeoutMs);
+      return status >= 200 && status < 300;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The id of `schema` when it is registered under `subject`, else undefined: the Confluent API's
+   * lookup, a POST that changes nothing, so a principal that may only read can make it.
+   */
+  async lookUp(schema: AvroRecordSchema, subject: string): Promise<number | undefined> {
+    let response: { status: number; text: string };
+    try {
+      response = await this.send(
+        'POST',
+        `/subjects/${encodeURIComponent(subject)}`,
+        JSON.stringify({ schema: JSON.stringify(schema) }),
+      );
+    } catch (error) {
+      throw registryError(`looking up ${subject}`, error);
+    }
+    // 404: no such subject, or the schema is not among its versions.
+    if (response.status === 404) return undefined;
+    if (response.status < 200 || response.status >= 300) {
+      throw registryError(`looking up ${subject}`, {
+        status: response.status,
+        message: `HTTP ${response.status}: ${response.text}`,
+      });
+    }
+    return (JSON.parse(response.text) as { id: number }).id;
+  }
+
+  /**
+   * The id of `schema` under `subject`, registering it (idempotent for an identical schema) when it
+   * is not there yet. An already registered schema is only looked up: a service whose registry
+   * credential may only read starts against schemas registered before it.
+   */
   async register(schema: AvroRecordSchema, subject: string, level: Compatibility = 'BACKWARD'): Promise<number> {
+    const registered = await this.lookUp(schema, subject);
+    if (registered !== undefined) return registered;
     await this.setCompatibility(subject, level);
     const registerOnce = () =>
       this.registry.register(

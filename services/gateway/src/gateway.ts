@@ -19,6 +19,7 @@ import { TaskBook, taskIdOf } from '@baton/task-tracking';
 import { PersonalDataView } from '@baton/field-encryption';
 import { EventsCodec, SchemaRegistryClient, serviceCodecs } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
+import { unboundPublisherWarnings } from './access/api-keys.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
 import { DeadLetterStore } from './dead-letters/dead-letter-store.js';
@@ -66,6 +67,9 @@ async function replaySenderPolicy(config: Readonly<GatewayConfig>, logger: Logge
  */
 export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ service: Service; http: HttpServer }> {
   const logger = createLogger('gateway');
+  for (const warning of unboundPublisherWarnings(config.apiKeys)) {
+    logger.warn({ event: 'gateway.unbound_api_key' }, warning);
+  }
   const topics = topicNames(config.topicPrefix);
   const kafka = createKafka({
     brokers: config.kafkaBrokers,
@@ -73,7 +77,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     security: config.kafkaSecurity,
   });
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
-  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistryUrl: config.schemaRegistryUrl });
+  const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistry: config.schemaRegistry });
   // What the gateway writes (handoffs, negotiations) has its personal fields encrypted with the key
   // ring, then is signed with its key; it processes nothing it reads, so it verifies nothing, and its
   // views read records as they travel, revealing personal fields only to the personal-data role.

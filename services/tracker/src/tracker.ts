@@ -43,7 +43,7 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     clientId: config.instanceId,
     security: config.kafkaSecurity,
   });
-  const registry = createServiceMetrics({ service: 'tracker', schemaRegistryUrl: config.schemaRegistryUrl });
+  const registry = createServiceMetrics({ service: 'tracker', schemaRegistry: config.schemaRegistry });
   const codec = EventsCodec.unregistered(
     new SchemaRegistryClient(config.schemaRegistry),
     messageStages(config, logger, registry),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { authenticate, mayRead, maySeePersonalData, parseApiKeys, presentedToken } from './api-keys.js';
+import {
+  authenticate,
+  mayRead,
+  maySeePersonalData,
+  parseApiKeys,
+  presentedToken,
+  unboundPublisherWarnings,
+} from './api-keys.js';
 
 describe('API keys', () => {
   const keys = parseApiKeys('ops:s3cret:operator, ci:t0ken:publisher+viewer');
@@ -67,5 +74,39 @@ describe('API keys', () => {
         expect.objectContaining({ code: 'CONFIG_INVALID', path: '/env/BATON_API_KEYS/0' }),
       );
     }
+  });
+
+  it('reads senders=* as a key that may publish as any sender, and refuses * among named senders', () => {
+    const [any] = parseApiKeys('ops-bot:t0k:publisher:senders=*');
+    expect(any?.senders).toBeUndefined();
+    expect(authenticate([any!], 't0k')?.senders).toBeUndefined();
+    expect(() => parseApiKeys('bot:t0k:publisher:senders=user|*')).toThrowError(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        path: '/env/BATON_API_KEYS/0',
+        message: 'BATON_API_KEYS entry "bot" has a fourth field that is not senders=a|b or senders=*',
+      }),
+    );
+  });
+
+  it('warns once for each key that may publish as any sender, whether by senders=* or by no senders field', () => {
+    const keys = parseApiKeys(
+      [
+        'bound:t1:publisher:senders=user',
+        'star:t2:publisher+viewer:senders=*',
+        'bare:t3:viewer+publisher',
+        'reader:t4:viewer+operator',
+        'reader-any:t5:viewer:senders=*',
+      ].join(','),
+    );
+    expect(keys.map((key) => key.unbound)).toEqual([undefined, 'explicit', 'omitted', undefined, undefined]);
+    expect(unboundPublisherWarnings(keys)).toEqual([
+      'API key "star" may publish as any sender (senders=*), internal agents included',
+      'API key "bare" is bound to no sender, so it may publish as any, internal agents included: add senders=a|b, or senders=* to mean it',
+    ]);
+    expect(
+      unboundPublisherWarnings(parseApiKeys('bound:t1:publisher:senders=user|customer_service_agent_001')),
+    ).toEqual([]);
+    expect(JSON.stringify(unboundPublisherWarnings(keys))).not.toMatch(/t[1-5]/);
   });
 });

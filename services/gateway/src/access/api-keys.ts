@@ -16,6 +16,11 @@ export interface ApiKey {
   roles: ReadonlySet<Role>;
   /** The sender ids it may publish as; undefined: any. */
   senders?: ReadonlySet<string>;
+  /**
+   * How a key that may publish came to be bound to no sender: `senders=*` written (explicit) or no
+   * senders field at all (omitted). Undefined for a bound key and a key that cannot publish.
+   */
+  unbound?: 'explicit' | 'omitted';
   tokenDigest: Buffer;
 }
 
@@ -36,7 +41,8 @@ function isRole(value: string): value is Role {
 
 /**
  * Reads `BATON_API_KEYS`: comma-separated `name:token:role+role` entries, each optionally followed by
- * `:senders=a|b`, the sender ids the key may publish as (none: any). A malformed entry stops
+ * `:senders=a|b`, the sender ids the key may publish as, or `:senders=*`, any sender (as is a
+ * publisher without the field; `unboundPublisherWarnings` names both). A malformed entry stops
  * the gateway with CONFIG_INVALID naming the entry by its name, never by its token.
  */
 export function parseApiKeys(raw: string): ApiKey[] {
@@ -51,15 +57,16 @@ export function parseApiKeys(raw: string): ApiKey[] {
     if (!name || !token || !roleList || rest.length > 0) {
       throw new BatonError(
         'CONFIG_INVALID',
-        `BATON_API_KEYS entry ${index} is not name:token:role+role[:senders=a|b]`,
+        `BATON_API_KEYS entry ${index} is not name:token:role+role[:senders=a|b or senders=*]`,
         where,
       );
     }
-    const senders = binding === undefined ? undefined : parseSenders(binding);
-    if (senders !== undefined && senders.size === 0) {
+    const anySender = binding !== undefined && /^\s*senders\s*=\s*\*\s*$/.test(binding);
+    const senders = binding === undefined || anySender ? undefined : parseSenders(binding);
+    if (senders !== undefined && (senders.size === 0 || senders.has('*'))) {
       throw new BatonError(
         'CONFIG_INVALID',
-        `BATON_API_KEYS entry "${name}" has a fourth field that is not senders=a|b`,
+        `BATON_API_KEYS entry "${name}" has a fourth field that is not senders=a|b or senders=*`,
         where,
       );
     }
@@ -75,14 +82,36 @@ export function parseApiKeys(raw: string): ApiKey[] {
     if (keys.some((key) => key.name === name)) {
       throw new BatonError('CONFIG_INVALID', `BATON_API_KEYS names "${name}" twice`, where);
     }
+    const granted = new Set(roles.filter(isRole));
+    const unbound = !granted.has('publisher') || senders !== undefined ? undefined : anySender ? 'explicit' : 'omitted';
     keys.push({
       name,
-      roles: new Set(roles.filter(isRole)),
+      roles: granted,
       ...(senders === undefined ? {} : { senders }),
+      ...(unbound === undefined ? {} : { unbound }),
       tokenDigest: digest(token),
     });
   }
   return keys;
+}
+
+/**
+ * One warning per key that may publish as any sender, internal agents included (a router, a
+ * triage agent): what the gateway logs at start. Such a key is a choice to make knowingly.
+ */
+export function unboundPublisherWarnings(keys: readonly ApiKey[]): string[] {
+  return keys.flatMap((key) => {
+    switch (key.unbound) {
+      case 'explicit':
+        return [`API key "${key.name}" may publish as any sender (senders=*), internal agents included`];
+      case 'omitted':
+        return [
+          `API key "${key.name}" is bound to no sender, so it may publish as any, internal agents included: add senders=a|b, or senders=* to mean it`,
+        ];
+      default:
+        return [];
+    }
+  });
 }
 
 /** `senders=a|b`; an empty set when the field has another shape or names no sender. */
