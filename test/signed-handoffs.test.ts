@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DLQ_HEADERS, deadLetterTopic, type TopicNames } from '@baton/kafka';
-import { signMessage, type SigningKey } from '@baton/message-signing';
+import { SEAL_HEADER, signMessage, type SigningKey } from '@baton/message-signing';
 import { buildHandoff, type HandoffMessage, type Immutable } from '@baton/protocol';
 import {
   TestSigningKeys,
@@ -207,6 +207,49 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
       timeoutMs: FLOW_TIMEOUT_MS,
     });
     expect(letterCodes(agentDlq, message.metadata.task_id)).toEqual(['SIGNATURE_MISSING']);
+  });
+
+  it('takes a handoff on the router’s seal without verifying it again, and a copied seal vouches for no other bytes', async () => {
+    const verifications = async (outcome: string) => {
+      const text = await (await fetch(`${rig.services['level3-network-expert-agent']!.address}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((row) => row.startsWith(`baton_signature_verifications_total{kind="handoff",outcome="${outcome}"`));
+      return line === undefined ? 0 : Number(line.split(' ').pop());
+    };
+    const sealedBefore = await verifications('sealed');
+    const message = keys.sign(
+      { ...seedEscalation(), metadata: { ...seedEscalation().metadata, task_id: uniqueName('task') } },
+      SEED_SENDER,
+    );
+    await rig.publisher.publish(topics.inbound, message);
+    const taskId = message.metadata.task_id;
+    const escalated = await waitFor(async () => (await rig.handoffs(level3Inbox, taskId))[0], {
+      description: 'the escalation in the level-3 inbox',
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(await outcomeOf(escalated, LEVEL3)).toMatchObject({ outcome: 'COMPLETED' });
+    const sealedRecord = level3Inbox.records.find((record) => record.key === taskId);
+    expect(sealedRecord?.headers[SEAL_HEADER]).toMatch(
+      /^x25519-hmac-sha256:router-2026-11:level3-network-expert-agent-2026-11:[A-Za-z0-9_-]{43}$/,
+    );
+    expect(await verifications('sealed')).toBeGreaterThan(sealedBefore);
+
+    // The seal copied onto a changed message, written straight into the inbox: the agent verifies it, and refuses it.
+    const agentDlq = await rig.collect(deadLetterTopic(topics.agentInbox(LEVEL3)));
+    const forgedTask = uniqueName('task');
+    const tampered = {
+      ...escalated,
+      metadata: { ...escalated.metadata, task_id: forgedTask, message_id: uniqueName('m') },
+    };
+    await rig.publisher.publish(topics.agentInbox(LEVEL3), tampered, {
+      extraHeaders: { [SEAL_HEADER]: sealedRecord!.headers[SEAL_HEADER]! },
+    });
+    await waitFor(() => letterCodes(agentDlq, forgedTask).length === 1, {
+      description: "the level-3 agent's dead letter of the tampered copy",
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(letterCodes(agentDlq, forgedTask)).toEqual(['SIGNATURE_INVALID']);
   });
 
   it('rotates the user key and the triage agent key in the middle of a run, losing nothing', async () => {
