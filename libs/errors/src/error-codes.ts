@@ -92,6 +92,11 @@ export const ERROR_CATALOGUE = {
     httpStatus: 403,
     summary: 'The signature is valid, but its key does not sign for the sender_id the message claims.',
   },
+  OUTCOME_NOT_HOLDER: {
+    retriable: false,
+    httpStatus: 403,
+    summary: 'An outcome event names an agent that does not hold the task: the tracker and the gateway do not fold it.',
+  },
   NO_ROUTE: {
     retriable: false,
     httpStatus: 422,

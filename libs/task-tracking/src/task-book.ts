@@ -14,6 +14,8 @@ import {
   type StagedContext,
   type TaskEvent,
 } from '@baton/protocol';
+import type { BatonError } from '@baton/errors';
+import { holderRefusal } from './outcome-holder.js';
 import { StringPool } from './string-pool.js';
 
 /**
@@ -158,6 +160,8 @@ interface TaskRecord {
   outcomes: Partial<Record<HandoffOutcomeKind, number>>;
   negotiations: Map<string, NegotiationFold>;
   refused: RefusedMessage[];
+  /** The targets of the router's ROUTED events by message id, the newest up to maxEventsPerTask. */
+  routes: Map<string, string>;
 }
 
 /**
@@ -188,6 +192,12 @@ export interface TaskBookOptions {
    * fold every event. Unbounded by default.
    */
   maxEventsPerTask?: number;
+  /**
+   * Checks that each outcome event comes from an agent entitled to report on its task
+   * (holderRefusal) and folds none that is not, telling `onRefused`. The tracker and the gateway
+   * turn it on; off, every event is folded as it comes.
+   */
+  holderCheck?: { onRefused(event: OutcomeEvent, error: BatonError): void };
 }
 
 /**
@@ -203,6 +213,7 @@ export class TaskBook {
   private readonly maxTasks: number;
   private readonly maxEvents: number;
   private readonly maxEventsPerTask: number;
+  private readonly holderCheck: TaskBookOptions['holderCheck'];
   /** Timeline entries over all tasks. */
   private entries = 0;
   private readonly strings = new StringPool();
@@ -211,19 +222,27 @@ export class TaskBook {
     this.maxTasks = options.maxTasks ?? Number.POSITIVE_INFINITY;
     this.maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
     this.maxEventsPerTask = options.maxEventsPerTask ?? Number.POSITIVE_INFINITY;
+    this.holderCheck = options.holderCheck;
   }
 
-  /** Folds one outcome event in; false when it had been folded already. */
+  /** Folds one outcome event in; false when it had been folded already or is refused. */
   add(event: OutcomeEvent): boolean {
     return this.apply({ kind: 'outcome', value: event });
   }
 
-  /** Folds one record of the events topic in; false when it had been folded already. */
+  /** Folds one record of the events topic in; false when it had been folded already or is refused. */
   apply(event: TaskEvent): boolean {
     const taskId = taskIdOf(event);
     const id = entryIdOf(event);
     const existing = this.tasks.get(taskId);
     if (existing?.eventIds.has(id)) return false;
+    if (event.kind === 'outcome' && this.holderCheck !== undefined) {
+      const refusal = holderRefusal(event.value, existing);
+      if (refusal !== undefined) {
+        this.holderCheck.onRefused(event.value, refusal);
+        return false;
+      }
+    }
     const task = existing ?? this.newRecord(taskId);
     const at = timeOf(event);
     if (task.eventCount === 0) {
@@ -257,6 +276,9 @@ export class TaskBook {
   private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
     task.timeline.push(this.outcomeEntry(task, event));
     task.outcomes[event.outcome] = (task.outcomes[event.outcome] ?? 0) + 1;
+    if (event.outcome === 'ROUTED' && event.target !== undefined) {
+      task.routes.set(event.message_id, this.strings.intern(event.target));
+    }
     const transition = transitionOf(event, task.status);
     this.setStatus(task, transition.status, event.time, event.event_id);
     if (!FINAL_STATUSES.includes(task.status)) {
@@ -437,6 +459,7 @@ export class TaskBook {
       outcomes: {},
       negotiations: new Map(),
       refused: [],
+      routes: new Map(),
     };
   }
 
@@ -466,6 +489,7 @@ export class TaskBook {
     }
     if (task.history.length > this.maxEventsPerTask)
       task.history.splice(0, task.history.length - this.maxEventsPerTask);
+    while (task.routes.size > this.maxEventsPerTask) task.routes.delete(task.routes.keys().next().value as string);
   }
 
   /**

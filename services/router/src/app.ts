@@ -1,5 +1,6 @@
 import { AgentRegistryReader, AgentRegistryView, ensureAgentsTopic, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
+import { ROUTER_AGENT_ID } from '@baton/protocol';
 import {
   hasHeaderNamed,
   headerNames,
@@ -22,7 +23,7 @@ import {
 import { authorizeDispatch, type SenderPolicy } from './authorization/index.js';
 import { routeHandoff, type AgentLiveness, type RoutingTable } from './routing/index.js';
 
-export const ROUTER_ID = 'router';
+export const ROUTER_ID = ROUTER_AGENT_ID;
 
 /** Headers the router adds to a handoff it dispatches, so the decision is visible without decoding. */
 export const ROUTE_HEADERS = {
