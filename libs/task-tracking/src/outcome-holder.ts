@@ -8,7 +8,7 @@ const ROUTER_OUTCOMES: readonly HandoffOutcomeKind[] = ['ROUTED', 'DEAD_LETTERED
 export interface TaskHolders {
   /** The agent (or agents, comma-separated) holding the task; null when none does. */
   owner: string | null;
-  /** The targets (comma-separated) of the router's ROUTED events, by the routed message's id. */
+  /** The targets (comma-separated) of the router's ROUTED events not yet reported by, by the routed message's id. */
   routes: ReadonlyMap<string, string>;
 }
 
@@ -19,8 +19,9 @@ function names(agents: string | null | undefined, agent: string): boolean {
 /**
  * Why an outcome event is not from an agent entitled to report on its task, or undefined when it
  * is. The router reports ROUTED and DEAD_LETTERED for any task (it is the one that gives tasks
- * out); any other agent reports on a message the router routed to it, or on a task it holds (one
- * it took over by a negotiated handoff, whose handoff never passed the router). A signature proves
+ * out); any other agent reports on a message the router routed to it and it has not reported on
+ * yet (TaskBook keeps the routes), or on a task it holds (one it took over by a negotiated
+ * handoff, whose handoff never passed the router, included). A signature proves
  * which agent wrote the event (BATON_SIGNATURES=required); this proves that agent had the task, so
  * an agent cannot finish, hand off or dead-letter a task it was never given.
  */

@@ -7,6 +7,7 @@ import {
 } from '@baton/negotiation';
 import {
   RecencyMap,
+  ROUTER_AGENT_ID,
   type HandoffOutcome,
   type HandoffOutcomeKind,
   type Immutable,
@@ -160,7 +161,10 @@ interface TaskRecord {
   outcomes: Partial<Record<HandoffOutcomeKind, number>>;
   negotiations: Map<string, NegotiationFold>;
   refused: RefusedMessage[];
-  /** The targets of the router's ROUTED events by message id, the newest up to maxEventsPerTask. */
+  /**
+   * The targets of the router's ROUTED events by message id, the newest up to maxEventsPerTask; a
+   * target leaves once it has reported on the message.
+   */
   routes: Map<string, string>;
 }
 
@@ -276,8 +280,15 @@ export class TaskBook {
   private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
     task.timeline.push(this.outcomeEntry(task, event));
     task.outcomes[event.outcome] = (task.outcomes[event.outcome] ?? 0) + 1;
-    if (event.outcome === 'ROUTED' && event.target !== undefined) {
-      task.routes.set(event.message_id, this.strings.intern(event.target));
+    if (event.agent_id === ROUTER_AGENT_ID) {
+      if (event.outcome === 'ROUTED' && event.target !== undefined) {
+        task.routes.set(event.message_id, this.strings.intern(event.target));
+      }
+    } else if (event.outcome !== 'DEAD_LETTERED') {
+      // A routed message is reported on once by each agent it went to: a second report would let
+      // an agent that has handed the task on finish it after all. A dead letter keeps the route,
+      // because a replay into the agent's inbox brings the same message back.
+      this.consumeRoute(task, event.message_id, event.agent_id);
     }
     const transition = transitionOf(event, task.status);
     this.setStatus(task, transition.status, event.time, event.event_id);
@@ -295,14 +306,27 @@ export class TaskBook {
     }
   }
 
+  private consumeRoute(task: TaskRecord, messageId: string, agent: string): void {
+    const targets = task.routes.get(messageId);
+    if (targets === undefined) return;
+    const left = targets.split(',').filter((target) => target !== agent);
+    if (left.length === 0) task.routes.delete(messageId);
+    else task.routes.set(messageId, this.strings.intern(left.join(',')));
+  }
+
   /**
    * The event as the timeline keeps it, equal to it field for field: the task id is the record's
    * own, recurring values are pooled and no parents share one empty list. A book keeps every event
    * it reads, and a decoded event holds a fresh copy of each string: this cuts what an entry
-   * weighs by about a third (issue 10: the tracker's peak RSS under the bench).
+   * weighs by about a third (issue 10: the tracker's peak RSS under the bench). The signature is
+   * dropped.
    */
   private outcomeEntry(task: TaskRecord, event: OutcomeEvent): TimelineEntry {
     const entry: Record<string, unknown> = { kind: 'outcome', ...event, task_id: task.task_id };
+    // The signature was checked as the event was read; kept, its 110 characters would add a quarter
+    // to the entry's weight, for a view that has no use for them. Set rather than deleted: a
+    // deleted member turns the entry into a dictionary, heavier still.
+    if (entry.signature !== undefined) entry.signature = undefined;
     for (const field of POOLED_OUTCOME_FIELDS) {
       const value = entry[field];
       if (typeof value === 'string') entry[field] = this.strings.intern(value);
