@@ -309,6 +309,10 @@ export class TaskBook {
   private consumeRoute(task: TaskRecord, messageId: string, agent: string): void {
     const targets = task.routes.get(messageId);
     if (targets === undefined) return;
+    if (targets === agent) {
+      task.routes.delete(messageId);
+      return;
+    }
     const left = targets.split(',').filter((target) => target !== agent);
     if (left.length === 0) task.routes.delete(messageId);
     else task.routes.set(messageId, this.strings.intern(left.join(',')));
