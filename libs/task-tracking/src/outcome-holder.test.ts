@@ -80,12 +80,23 @@ describe('TaskBook holder check', () => {
     expect(book.get('t')).toMatchObject({ status: 'FINISH', owner: null });
   });
 
-  it('keeps a dead-lettered message reportable, since a replay into the inbox brings it back', () => {
+  it('lets an agent that dead-lettered a message report on its replays, as it is or under a new message id', () => {
     const { book, refused } = checkedBook();
     book.add(routed('billing_agent'));
     expect(book.add(event('billing_agent', 'DEAD_LETTERED', { error_code: 'MODEL_UNAVAILABLE' }))).toBe(true);
     expect(book.add(event('billing_agent', 'COMPLETED'))).toBe(true);
-    expect(refused).toEqual([]);
+    expect(book.add(event('billing_agent', 'COMPLETED', { message_id: 'm1-replayed' }))).toBe(true);
+    // Another agent's report of the replayed message is still refused: the router never gave it the task.
+    expect(book.add(event('audit_agent', 'COMPLETED', { message_id: 'm1-replayed' }))).toBe(false);
+    expect(refused.map(([, code]) => code)).toEqual(['OUTCOME_NOT_HOLDER']);
+  });
+
+  it("refuses an agent's report of a message the router dead-lettered: replayed into its inbox, it was never routed", () => {
+    const { book, refused } = checkedBook();
+    book.add(event('router', 'DEAD_LETTERED', { error_code: 'NOT_AUTHORIZED' }));
+    expect(book.add(event('billing_agent', 'COMPLETED', { message_id: 'm1-replayed' }))).toBe(false);
+    expect(refused.map(([, code]) => code)).toEqual(['OUTCOME_NOT_HOLDER']);
+    expect(book.get('t')).toMatchObject({ status: 'BREAK', owner: null });
   });
 
   it('lets the agent holding the task report on a message the router did not route (a negotiated handoff)', () => {

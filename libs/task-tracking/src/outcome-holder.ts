@@ -10,6 +10,8 @@ export interface TaskHolders {
   owner: string | null;
   /** The targets (comma-separated) of the router's ROUTED events not yet reported by, by the routed message's id. */
   routes: ReadonlyMap<string, string>;
+  /** The agents that dead-lettered a message of the task routed to them; undefined while none has. */
+  deadLetterers?: ReadonlySet<string>;
 }
 
 /** Whether the comma-separated `agents` name `agent`; one agent, the common case, allocates nothing. */
@@ -21,8 +23,10 @@ function names(agents: string | null | undefined, agent: string): boolean {
  * Why an outcome event is not from an agent entitled to report on its task, or undefined when it
  * is. The router reports ROUTED and DEAD_LETTERED for any task (it is the one that gives tasks
  * out); any other agent reports on a message the router routed to it and it has not reported on
- * yet (TaskBook keeps the routes), or on a task it holds (one it took over by a negotiated
- * handoff, whose handoff never passed the router, included). A signature proves
+ * yet (TaskBook keeps the routes), on a task it holds (one it took over by a negotiated
+ * handoff, whose handoff never passed the router, included), or on a task of which it dead-lettered
+ * a routed message (an operator may replay the dead letter straight into its inbox, under a new
+ * message id). A signature proves
  * which agent wrote the event (BATON_SIGNATURES=required); this proves that agent had the task, so
  * an agent cannot finish, hand off or dead-letter a task it was never given.
  */
@@ -35,7 +39,12 @@ export function holderRefusal(event: Immutable<HandoffOutcome>, task: TaskHolder
       details: { task_id: event.task_id, event_id: event.event_id },
     });
   }
-  if (task !== undefined && (names(task.owner, agent) || names(task.routes.get(event.message_id), agent))) {
+  if (
+    task !== undefined &&
+    (names(task.owner, agent) ||
+      names(task.routes.get(event.message_id), agent) ||
+      task.deadLetterers?.has(agent) === true)
+  ) {
     return undefined;
   }
   return new BatonError(

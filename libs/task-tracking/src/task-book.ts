@@ -166,6 +166,8 @@ interface TaskRecord {
    * target leaves once it has reported on the message.
    */
   routes: Map<string, string>;
+  /** The agents that dead-lettered a routed message of the task, made at the first. */
+  deadLetterers?: Set<string>;
 }
 
 /**
@@ -284,10 +286,13 @@ export class TaskBook {
       if (event.outcome === 'ROUTED' && event.target !== undefined) {
         task.routes.set(event.message_id, this.strings.intern(event.target));
       }
-    } else if (event.outcome !== 'DEAD_LETTERED') {
+    } else if (event.outcome === 'DEAD_LETTERED') {
+      // The route stays and the agent may report on the task again: a replay into its inbox brings
+      // the same message back, or the same handoff under a new message id.
+      (task.deadLetterers ??= new Set()).add(event.agent_id);
+    } else {
       // A routed message is reported on once by each agent it went to: a second report would let
-      // an agent that has handed the task on finish it after all. A dead letter keeps the route,
-      // because a replay into the agent's inbox brings the same message back.
+      // an agent that has handed the task on finish it after all.
       this.consumeRoute(task, event.message_id, event.agent_id);
     }
     const transition = transitionOf(event, task.status);
