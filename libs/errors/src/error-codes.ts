@@ -97,6 +97,11 @@ export const ERROR_CATALOGUE = {
     httpStatus: 503,
     summary: "The service's verification thread stopped before it checked the signature; the message is tried again.",
   },
+  OUTCOME_NOT_HOLDER: {
+    retriable: false,
+    httpStatus: 403,
+    summary: 'An outcome event names an agent that does not hold the task: the tracker and the gateway do not fold it.',
+  },
   NO_ROUTE: {
     retriable: false,
     httpStatus: 422,

@@ -6,9 +6,12 @@ import { PersonalFields } from './personal-fields.js';
 /**
  * The encryption stage of each kind of message a service writes, for `serviceCodecs`. A signing
  * stage goes after it in each list, so the signature covers the ciphertext and a service without
- * the key ring can still verify.
+ * the key ring can still verify. Outcome events carry no personal field, so they have none.
  */
-export function personalDataStages(keyRing: KeyRingSource, fields = new PersonalFields()): Required<WireStages> {
+export function personalDataStages(
+  keyRing: KeyRingSource,
+  fields = new PersonalFields(),
+): Required<Omit<WireStages, 'outcome'>> {
   return {
     handoff: [fieldEncryptionStage('handoff', keyRing, fields)],
     lifecycle: [fieldEncryptionStage('lifecycle', keyRing, fields)],

@@ -159,6 +159,47 @@ describe('verifySignature', () => {
   });
 });
 
+describe('outcome events', () => {
+  const completed = () => ({
+    event_id: 'e-1',
+    time: '2026-12-07T10:00:00.000Z',
+    task_id: 't-1',
+    message_id: 'm-1',
+    agent_id: 'triage_agent',
+    handoff_type: 'TASK_TRANSFER',
+    outcome: 'COMPLETED',
+  });
+
+  it('are signed at their top level for the agent they name', () => {
+    const signed = signMessage('outcome', completed(), triage.signingKey);
+    expect((signed as { signature?: string }).signature).toMatch(/^ed25519:triage-2026-11:/);
+    expect(verifySignature('outcome', signed, store([triage.entry]))).toEqual({
+      keyId: 'triage-2026-11',
+      senderId: 'triage_agent',
+    });
+  });
+
+  it("refuses an agent's key signing an event that names another agent as SENDER_MISMATCH at /agent_id", () => {
+    const forged = signMessage('outcome', { ...completed(), agent_id: 'refunds_agent' }, triage.signingKey);
+    expect(failure(() => verifySignature('outcome', forged, store([triage.entry])))).toMatchObject({
+      code: 'SENDER_MISMATCH',
+      path: '/agent_id',
+    });
+  });
+
+  it('refuses an unsigned event as SIGNATURE_MISSING, and one changed after signing as SIGNATURE_INVALID', () => {
+    const trust = store([triage.entry]);
+    expect(failure(() => verifySignature('outcome', completed(), trust))).toMatchObject({
+      code: 'SIGNATURE_MISSING',
+      path: '/signature',
+    });
+    const signed = signMessage('outcome', completed(), triage.signingKey);
+    expect(failure(() => verifySignature('outcome', { ...signed, task_id: 't-2' }, trust)).code).toBe(
+      'SIGNATURE_INVALID',
+    );
+  });
+});
+
 describe('TrustStore rotation', () => {
   it('reads a key added to the file as soon as a message names it, whatever unknown ids came before', () => {
     const trust = store([router.entry]);

@@ -1,8 +1,9 @@
 /**
  * Where each kind of message carries its signature and names its sender: a handoff in its
- * metadata, a lifecycle message at its top level.
+ * metadata, a lifecycle message at its top level, an outcome event at its top level with the agent
+ * that reports it as its sender.
  */
-export type MessageKind = 'handoff' | 'lifecycle';
+export type MessageKind = 'handoff' | 'lifecycle' | 'outcome';
 
 type Json = Record<string, unknown>;
 
@@ -38,6 +39,14 @@ export const SIGNED_SHAPES: Readonly<Record<MessageKind, SignedShape>> = {
     senderPath: '/sender_id',
     signatureOf: (message) => message.signature,
     senderOf: (message) => message.sender_id,
+    unsigned: (message) => without(message, 'signature'),
+    withSignature: (message, signature) => ({ ...message, signature }),
+  },
+  outcome: {
+    signaturePath: '/signature',
+    senderPath: '/agent_id',
+    signatureOf: (message) => message.signature,
+    senderOf: (message) => message.agent_id,
     unsigned: (message) => without(message, 'signature'),
     withSignature: (message, signature) => ({ ...message, signature }),
   },

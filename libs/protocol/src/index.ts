@@ -32,6 +32,7 @@ export { buildLifecycleMessage, type LifecycleDraft } from './builders/build-lif
 export { deepFreeze } from './builders/deep-freeze.js';
 export {
   HANDOFF_OUTCOMES,
+  ROUTER_AGENT_ID,
   parseHandoffOutcome,
   type HandoffOutcome,
   type HandoffOutcomeKind,

@@ -133,13 +133,10 @@ export function buildHandoffService(
   const keyRing = personalDataKeyRing(config, logger);
   const codecs = serviceCodecs(
     new SchemaRegistryClient(config.schemaRegistry),
-    messageStages(
-      config,
-      logger,
-      metrics,
-      keyRing,
-      definition.verifiesOnThread === true && config.signing.mode !== 'off' ? new VerificationThread() : undefined,
-    ),
+    messageStages(config, logger, metrics, keyRing, {
+      handoffVerificationThread:
+        definition.verifiesOnThread === true && config.signing.mode !== 'off' ? new VerificationThread() : undefined,
+    }),
   );
   const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);

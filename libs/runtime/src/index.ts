@@ -12,6 +12,7 @@ export { runService } from './chassis/run-service.js';
 export { handoffProcessor, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord, type PublishOptions } from './handoff-publisher.js';
+export { outcomeRefusals } from './outcome-refusals.js';
 export { outcomeRecord, OUTCOME_EVENT_TYPE_PREFIX, type OutcomeFacts } from './outcome-record.js';
 export { messageStages, personalDataContextStage, personalDataKeyRing } from './message-stages.js';
 export { loadServiceConfig, integerSetting, type ServiceConfig } from './service-config.js';

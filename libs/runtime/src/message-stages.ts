@@ -35,12 +35,16 @@ export function personalDataContextStage(keyRing: KeyRingFile | undefined): Wire
   return keyRing === undefined ? undefined : storedContextStage(keyRing);
 }
 
+/** Every kind of message a service signs. */
+const SIGNED_KINDS: readonly MessageKind[] = ['handoff', 'lifecycle', 'outcome'];
+
 /**
  * The codec stages of what a service writes and reads. With a key ring, personal fields are
- * encrypted first (@baton/field-encryption); then handoffs and lifecycle messages are signed with
- * the service's key, so the signature covers the ciphertext and a service without the key ring can
- * verify it; reading runs the other way. Each verification is counted by kind and outcome (`valid`
- * or the failure's code); in `warn` mode a failure is also logged, never with the message's body.
+ * encrypted first (@baton/field-encryption); then handoffs, lifecycle messages and outcome events
+ * are signed with the service's key, so the signature covers the ciphertext and a service without
+ * the key ring can verify it; reading runs the other way. Each verification is counted by kind and
+ * outcome (`valid` or the failure's code); in `warn` mode a failure is also logged, never with the
+ * message's body.
  */
 export function messageStages(
   config: Readonly<Pick<ServiceConfig, 'signing' | 'personalDataKeyRingFile'>>,
@@ -48,15 +52,22 @@ export function messageStages(
   /** Where verifications are counted; a tool that verifies nothing passes none. */
   metrics: Registry | undefined,
   keyRing: KeyRingFile | undefined = personalDataKeyRing(config, logger),
-  /** Where the handoffs' signatures are verified, when not on the event loop. */
-  handoffVerificationThread?: VerificationThread,
+  options: {
+    /**
+     * The kinds whose reads are verified per the configured mode; the others are only signed. The
+     * gateway processes no handoff it reads, but folds outcome events into the task views it shows.
+     */
+    verified?: readonly MessageKind[];
+    /** Where the handoffs' signatures are verified, when not on the event loop. */
+    handoffVerificationThread?: VerificationThread;
+  } = {},
 ): Required<WireStages> {
   const { signing } = config;
   const verifications =
     metrics &&
     new Counter({
       name: METRIC_NAMES.signatureVerifications,
-      help: 'Signatures verified on messages read, by kind (handoff, lifecycle) and outcome (valid, sealed or the failure code)',
+      help: 'Signatures verified on messages read, by kind (handoff, lifecycle, outcome) and outcome (valid, sealed or the failure code)',
       labelNames: ['kind', 'outcome'],
       registers: [metrics],
     });
@@ -71,10 +82,10 @@ export function messageStages(
     ...(encryption[kind] ?? []),
     signingStage({
       kind,
-      mode: signing.mode,
+      mode: (options.verified ?? SIGNED_KINDS).includes(kind) ? signing.mode : 'off',
       signingKey: signing.signingKey,
       trustStore: signing.trustStore,
-      verificationThread: kind === 'handoff' ? handoffVerificationThread : undefined,
+      verificationThread: kind === 'handoff' ? options.handoffVerificationThread : undefined,
       onVerified: (outcome) => verifications?.inc({ kind, outcome }),
       onUnverified: (error) =>
         logger.warn(
@@ -83,5 +94,10 @@ export function messageStages(
         ),
     }),
   ];
-  return { handoff: stage('handoff'), lifecycle: stage('lifecycle'), staged: [...(encryption.staged ?? [])] };
+  return {
+    handoff: stage('handoff'),
+    lifecycle: stage('lifecycle'),
+    outcome: stage('outcome'),
+    staged: [...(encryption.staged ?? [])],
+  };
 }

@@ -45,6 +45,8 @@ export const METRIC_NAMES = {
   trackerDuties: 'baton_tracker_duties_total',
   /** Counter {kind, outcome}: signatures verified on messages read; outcome is valid or the failure code. */
   signatureVerifications: 'baton_signature_verifications_total',
+  /** Counter {code}: outcome events the tracker's or the gateway's fold refused (OUTCOME_NOT_HOLDER). */
+  outcomesRefused: 'baton_outcomes_refused_total',
 } as const;
 
 /** How a value computed on scrape is bounded: reused for `cacheMs`, awaited at most `timeoutMs`. */

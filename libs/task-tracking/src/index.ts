@@ -21,3 +21,4 @@ export {
   type TimelineEntry,
   type Transition,
 } from './task-book.js';
+export { holderRefusal, type TaskHolders } from './outcome-holder.js';

@@ -44,6 +44,15 @@ describe('TaskBook: timeline entries', () => {
   });
 });
 
+describe('TaskBook: signed outcome events', () => {
+  it('keeps no signature in the timeline: it was checked as the event was read', () => {
+    const signed = event('t', 'ROUTED', { agent_id: 'router', target: 'agent_b', signature: 'ed25519:router-1:sig' });
+    const [entry] = fold([signed]).get('t')?.timeline ?? [];
+    expect(JSON.parse(JSON.stringify(entry))).toEqual({ kind: 'outcome', ...signed, signature: undefined });
+    expect(entry).toHaveProperty('signature', undefined);
+  });
+});
+
 describe('TaskBook: the status table', () => {
   it('covers every outcome', () => {
     expect(Object.keys(STATUS_TABLE).sort()).toEqual([...HANDOFF_OUTCOMES].sort());

@@ -7,6 +7,7 @@ import {
 } from '@baton/negotiation';
 import {
   RecencyMap,
+  ROUTER_AGENT_ID,
   type HandoffOutcome,
   type HandoffOutcomeKind,
   type Immutable,
@@ -14,6 +15,8 @@ import {
   type StagedContext,
   type TaskEvent,
 } from '@baton/protocol';
+import type { BatonError } from '@baton/errors';
+import { holderRefusal } from './outcome-holder.js';
 import { StringPool } from './string-pool.js';
 
 /**
@@ -158,6 +161,13 @@ interface TaskRecord {
   outcomes: Partial<Record<HandoffOutcomeKind, number>>;
   negotiations: Map<string, NegotiationFold>;
   refused: RefusedMessage[];
+  /**
+   * The targets of the router's ROUTED events by message id, the newest up to maxEventsPerTask; a
+   * target leaves once it has reported on the message.
+   */
+  routes: Map<string, string>;
+  /** The agents that dead-lettered a routed message of the task, made at the first. */
+  deadLetterers?: Set<string>;
 }
 
 /**
@@ -188,6 +198,12 @@ export interface TaskBookOptions {
    * fold every event. Unbounded by default.
    */
   maxEventsPerTask?: number;
+  /**
+   * Checks that each outcome event comes from an agent entitled to report on its task
+   * (holderRefusal) and folds none that is not, telling `onRefused`. The tracker and the gateway
+   * turn it on; off, every event is folded as it comes.
+   */
+  holderCheck?: { onRefused(event: OutcomeEvent, error: BatonError): void };
 }
 
 /**
@@ -203,6 +219,7 @@ export class TaskBook {
   private readonly maxTasks: number;
   private readonly maxEvents: number;
   private readonly maxEventsPerTask: number;
+  private readonly holderCheck: TaskBookOptions['holderCheck'];
   /** Timeline entries over all tasks. */
   private entries = 0;
   private readonly strings = new StringPool();
@@ -211,19 +228,27 @@ export class TaskBook {
     this.maxTasks = options.maxTasks ?? Number.POSITIVE_INFINITY;
     this.maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
     this.maxEventsPerTask = options.maxEventsPerTask ?? Number.POSITIVE_INFINITY;
+    this.holderCheck = options.holderCheck;
   }
 
-  /** Folds one outcome event in; false when it had been folded already. */
+  /** Folds one outcome event in; false when it had been folded already or is refused. */
   add(event: OutcomeEvent): boolean {
     return this.apply({ kind: 'outcome', value: event });
   }
 
-  /** Folds one record of the events topic in; false when it had been folded already. */
+  /** Folds one record of the events topic in; false when it had been folded already or is refused. */
   apply(event: TaskEvent): boolean {
     const taskId = taskIdOf(event);
     const id = entryIdOf(event);
     const existing = this.tasks.get(taskId);
     if (existing?.eventIds.has(id)) return false;
+    if (event.kind === 'outcome' && this.holderCheck !== undefined) {
+      const refusal = holderRefusal(event.value, existing);
+      if (refusal !== undefined) {
+        this.holderCheck.onRefused(event.value, refusal);
+        return false;
+      }
+    }
     const task = existing ?? this.newRecord(taskId);
     const at = timeOf(event);
     if (task.eventCount === 0) {
@@ -257,6 +282,19 @@ export class TaskBook {
   private foldOutcome(task: TaskRecord, event: OutcomeEvent): void {
     task.timeline.push(this.outcomeEntry(task, event));
     task.outcomes[event.outcome] = (task.outcomes[event.outcome] ?? 0) + 1;
+    if (event.agent_id === ROUTER_AGENT_ID) {
+      if (event.outcome === 'ROUTED' && event.target !== undefined) {
+        task.routes.set(event.message_id, this.strings.intern(event.target));
+      }
+    } else if (event.outcome === 'DEAD_LETTERED') {
+      // The route stays and the agent may report on the task again: a replay into its inbox brings
+      // the same message back, or the same handoff under a new message id.
+      (task.deadLetterers ??= new Set()).add(event.agent_id);
+    } else {
+      // A routed message is reported on once by each agent it went to: a second report would let
+      // an agent that has handed the task on finish it after all.
+      this.consumeRoute(task, event.message_id, event.agent_id);
+    }
     const transition = transitionOf(event, task.status);
     this.setStatus(task, transition.status, event.time, event.event_id);
     if (!FINAL_STATUSES.includes(task.status)) {
@@ -273,14 +311,31 @@ export class TaskBook {
     }
   }
 
+  private consumeRoute(task: TaskRecord, messageId: string, agent: string): void {
+    const targets = task.routes.get(messageId);
+    if (targets === undefined) return;
+    if (targets === agent) {
+      task.routes.delete(messageId);
+      return;
+    }
+    const left = targets.split(',').filter((target) => target !== agent);
+    if (left.length === 0) task.routes.delete(messageId);
+    else task.routes.set(messageId, this.strings.intern(left.join(',')));
+  }
+
   /**
    * The event as the timeline keeps it, equal to it field for field: the task id is the record's
    * own, recurring values are pooled and no parents share one empty list. A book keeps every event
    * it reads, and a decoded event holds a fresh copy of each string: this cuts what an entry
-   * weighs by about a third (issue 10: the tracker's peak RSS under the bench).
+   * weighs by about a third (issue 10: the tracker's peak RSS under the bench). The signature is
+   * dropped.
    */
   private outcomeEntry(task: TaskRecord, event: OutcomeEvent): TimelineEntry {
     const entry: Record<string, unknown> = { kind: 'outcome', ...event, task_id: task.task_id };
+    // The signature was checked as the event was read; kept, its 110 characters would add a quarter
+    // to the entry's weight, for a view that has no use for them. Set rather than deleted: a
+    // deleted member turns the entry into a dictionary, heavier still.
+    if (entry.signature !== undefined) entry.signature = undefined;
     for (const field of POOLED_OUTCOME_FIELDS) {
       const value = entry[field];
       if (typeof value === 'string') entry[field] = this.strings.intern(value);
@@ -437,6 +492,7 @@ export class TaskBook {
       outcomes: {},
       negotiations: new Map(),
       refused: [],
+      routes: new Map(),
     };
   }
 
@@ -466,6 +522,7 @@ export class TaskBook {
     }
     if (task.history.length > this.maxEventsPerTask)
       task.history.splice(0, task.history.length - this.maxEventsPerTask);
+    while (task.routes.size > this.maxEventsPerTask) task.routes.delete(task.routes.keys().next().value as string);
   }
 
   /**

@@ -41,13 +41,13 @@ export class EventsCodec {
 
   /**
    * The three codecs, decoding at once and encoding once `register()` has resolved; `stages` seal
-   * the lifecycle messages and staged contexts it writes and open those it decodes (a tracker signs
-   * and verifies lifecycle messages; a sender encrypts the handoff a staged context carries).
+   * the records it writes and open those it decodes (a tracker signs and verifies lifecycle
+   * messages and verifies outcome events; a sender encrypts the handoff a staged context carries).
    */
   static unregistered(registry: SchemaRegistryClient, stages: WireStages = {}): EventsCodec {
     return new EventsCodec(
       registry,
-      new AvroCodec(registry, OUTCOME_CODEC_SPEC),
+      new AvroCodec(registry, OUTCOME_CODEC_SPEC, stages.outcome),
       new AvroCodec(registry, LIFECYCLE_CODEC_SPEC, stages.lifecycle),
       new AvroCodec(registry, STAGED_CONTEXT_CODEC_SPEC, stages.staged),
     );

@@ -15,11 +15,11 @@ export interface ServiceCodecs {
   register(): Promise<void>;
 }
 
-/** `stages` seal the handoffs, lifecycle messages and staged contexts the service writes and open those it reads. */
+/** `stages` seal the handoffs, outcome events, lifecycle messages and staged contexts the service writes and open those it reads. */
 export function serviceCodecs(registry: SchemaRegistryClient, stages: WireStages = {}): ServiceCodecs {
   const codecs = {
     codec: new AvroCodec(registry, HANDOFF_CODEC_SPEC, stages.handoff),
-    outcomeCodec: new AvroCodec(registry, OUTCOME_CODEC_SPEC),
+    outcomeCodec: new AvroCodec(registry, OUTCOME_CODEC_SPEC, stages.outcome),
     lifecycleCodec: new AvroCodec(registry, LIFECYCLE_CODEC_SPEC, stages.lifecycle),
     stagedCodec: new AvroCodec(registry, STAGED_CONTEXT_CODEC_SPEC, stages.staged),
   };

@@ -27,6 +27,8 @@ export interface ReadFacts {
 export interface WireStages {
   handoff?: readonly WireStage[];
   lifecycle?: readonly WireStage[];
+  /** An outcome event: signed by the service that reports it, verified by the tracker and the gateway. */
+  outcome?: readonly WireStage[];
   /** A negotiated handoff's staged context: it carries the handoff offered, personal fields and all. */
   staged?: readonly WireStage[];
 }

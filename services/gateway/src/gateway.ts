@@ -7,6 +7,7 @@ import {
   createLogger,
   createServiceMetrics,
   messageStages,
+  outcomeRefusals,
   HandoffPublisher,
   personalDataContextStage,
   personalDataKeyRing,
@@ -79,15 +80,14 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const registryClient = new SchemaRegistryClient(config.schemaRegistry);
   const metricsRegistry = createServiceMetrics({ service: 'gateway', schemaRegistry: config.schemaRegistry });
   // What the gateway writes (handoffs, negotiations) has its personal fields encrypted with the key
-  // ring, then is signed with its key; it processes nothing it reads, so it verifies nothing, and its
+  // ring, then is signed with its key; it processes nothing it reads, so it verifies only the outcome
+  // events its task views fold (an event that fails BATON_SIGNATURES=required is not shown), and its
   // views read records as they travel, revealing personal fields only to the personal-data role.
   const keyRing = personalDataKeyRing(config, logger);
-  const written = serviceCodecs(
-    registryClient,
-    messageStages({ ...config, signing: { ...config.signing, mode: 'off' } }, logger, metricsRegistry, keyRing),
-  );
+  const stages = messageStages(config, logger, metricsRegistry, keyRing, { verified: ['outcome'] });
+  const written = serviceCodecs(registryClient, stages);
   const codec = written.codec;
-  const eventsCodec = EventsCodec.unregistered(registryClient);
+  const eventsCodec = EventsCodec.unregistered(registryClient, { outcome: stages.outcome });
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
   const metrics = gatewayMetrics(metricsRegistry);
   const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
@@ -98,6 +98,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     maxTasks: config.timelineTasks,
     maxEvents: config.timelineEvents,
     maxEventsPerTask: config.timelineEventsPerTask,
+    holderCheck: outcomeRefusals(logger, metricsRegistry),
   });
   // The agents' replies to the user, bounded alike, and the streams that follow a task live.
   const replies = new TaskReplies(config.timelineTasks);

@@ -1,5 +1,6 @@
 import { AgentRegistryReader, AgentRegistryView, ensureAgentsTopic, type RegistryConfig } from '@baton/agent-registry';
 import { BatonError } from '@baton/errors';
+import { ROUTER_AGENT_ID } from '@baton/protocol';
 import {
   hasHeaderNamed,
   headerNames,
@@ -30,7 +31,7 @@ import {
 import type { KeyRingSource } from '@baton/field-encryption';
 import { PersonalDataGate } from './personal-data/personal-data-gate.js';
 
-export const ROUTER_ID = 'router';
+export const ROUTER_ID = ROUTER_AGENT_ID;
 
 /** Headers the router adds to a handoff it dispatches, so the decision is visible without decoding. */
 export const ROUTE_HEADERS = {

@@ -15,7 +15,9 @@ import {
   createLogger,
   createServiceMetrics,
   messageStages,
+  outcomeRefusals,
 } from '@baton/runtime';
+import type { BatonError } from '@baton/errors';
 import { controlTopicCreator } from '@baton/negotiation';
 import { compileValidators } from '@baton/protocol';
 import { TaskBook } from '@baton/task-tracking';
@@ -49,7 +51,11 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     messageStages(config, logger, registry),
   );
   const sizing = { numPartitions: config.partitions, replicationFactor: config.replicationFactor };
-  const book = new TaskBook({ maxEvents: config.maxEvents, maxEventsPerTask: config.maxEventsPerTask });
+  const book = new TaskBook({
+    maxEvents: config.maxEvents,
+    maxEventsPerTask: config.maxEventsPerTask,
+    holderCheck: outcomeRefusals(logger, registry),
+  });
   registerTaskGauges(registry, book);
   const sender = new TransactionalSender(kafka, `${topics.prefix}.tracker.${config.instanceId}`);
   const coordinator = new NegotiationCoordinator({
@@ -81,8 +87,10 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
           coordinator.folded(event.value.task_id ?? '', event.kind === 'lifecycle' ? event.value.message_id : '');
         }
       } catch (error) {
+        // An event that fails its signature check (BATON_SIGNATURES=required) lands here too, with its code.
+        const { code, path } = error as Partial<BatonError>;
         logger.warn(
-          { event: 'tracker.undecodable_event', task_id: record.key, offset: record.offset, err: error },
+          { event: 'tracker.undecodable_event', task_id: record.key, offset: record.offset, code, path, err: error },
           'event skipped',
         );
       }

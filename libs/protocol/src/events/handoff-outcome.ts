@@ -19,6 +19,12 @@ export const HANDOFF_OUTCOMES = [
 
 export type HandoffOutcomeKind = (typeof HANDOFF_OUTCOMES)[number];
 
+/**
+ * The agent_id of the router's outcome events: the one writer that gives a task to an agent
+ * (ROUTED), which the readers of the events topic check every other agent's events against.
+ */
+export const ROUTER_AGENT_ID = 'router';
+
 /** What became of one handoff at one service; published on the events topic keyed by task_id. */
 export interface HandoffOutcome {
   event_id: string;
@@ -43,6 +49,8 @@ export interface HandoffOutcome {
   parent_task_ids?: readonly string[];
   /** The handoff's context.workflow_state, e.g. ROUND_2_REVIEW. */
   workflow_state?: string;
+  /** `ed25519:<key id>:<signature>` by a key that signs for agent_id (@baton/message-signing). */
+  signature?: string;
 }
 
 const require = createRequire(import.meta.url);

@@ -1,3 +1,4 @@
+import type { BatonError } from '@baton/errors';
 import type { ConsumedRecord } from '@baton/kafka';
 import type { TaskEvent } from '@baton/protocol';
 import type { Logger } from '@baton/runtime';
@@ -25,8 +26,10 @@ export function eventsFolder(
     try {
       event = await decoder.decode(record.value);
     } catch (error) {
+      // An outcome event that fails its signature check (BATON_SIGNATURES=required) lands here too, with its code.
+      const { code, path } = error as Partial<BatonError>;
       logger.warn(
-        { event: 'timeline.undecodable_event', task_id: record.key, offset: record.offset, err: error },
+        { event: 'timeline.undecodable_event', task_id: record.key, offset: record.offset, code, path, err: error },
         'event skipped',
       );
       return;
