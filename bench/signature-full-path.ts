@@ -2,7 +2,8 @@
  * The cost of signatures on the full path (issue 13), paired in one run: the same number of
  * handoffs through a router and the bench agent with signatures off, then through a new pair with
  * BATON_SIGNATURES=required and every one signing (the bench's publisher as the handoffs' sender,
- * the router and the agent each with a key of its own, one trust store of the three). Each pair
+ * the router and the agent each with a key of its own, one trust store of theirs and of the two
+ * readers of outcome events the writers seal them for). Each pair
  * is fresh and warmed up before its measured pass, so neither carries the other's JIT or heap.
  * Per pass: throughput and latency from publish to the agent's COMPLETED outcome, and the CPU
  * (user + system, /proc) each process spent over it, per handoff.
@@ -55,6 +56,10 @@ export async function benchSignedPath(options: SignedPathOptions): Promise<Signe
     const publisherKey = keys.issue(BENCH_SENDER, 'bench-publisher');
     keys.issue(ROUTER, 'bench-router');
     keys.issue(agentId, 'bench-agent');
+    // As in a deployment, the tracker and the gateway read the outcome events: the router and the
+    // agent seal each event for them (neither runs here; their keys are what the writers see).
+    keys.issue('tracker', 'bench-tracker', ['tracker'], { outcomeReader: true });
+    keys.issue('gateway', 'bench-gateway', ['*'], { outcomeReader: true });
     const unsigned = new AvroCodec(registry, HANDOFF_CODEC_SPEC);
     // The publisher signs as the handoffs' sender; encoding happens before the pass is timed, as in the throughput rows.
     const signing = new AvroCodec(registry, HANDOFF_CODEC_SPEC, [

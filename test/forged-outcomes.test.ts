@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKafka, RecordProducer } from '@baton/kafka';
-import { signMessage, type SigningKey } from '@baton/message-signing';
+import { sealMessage, signMessage, TrustStore, VerificationSeals, type SigningKey } from '@baton/message-signing';
 import { buildHandoff, type HandoffOutcome } from '@baton/protocol';
 import type { TaskAnswer } from '@baton/gateway-api';
 import type { TaskView } from '@baton/task-tracking';
@@ -62,8 +62,10 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
   const metricsOf = async (service: ServiceProcess) => (await fetch(`${service.address}/metrics`)).text();
 
   beforeAll(async () => {
-    for (const identity of ['router', 'tracker', 'user']) keys.issue(identity, `${identity}-2026-12`);
-    keys.issue('gateway', 'gateway-2026-12', ['*']);
+    for (const identity of ['router', 'user']) keys.issue(identity, `${identity}-2026-12`);
+    // The two readers of outcome events: writers seal each event for them.
+    keys.issue('tracker', 'tracker-2026-12', ['tracker'], { outcomeReader: true });
+    keys.issue('gateway', 'gateway-2026-12', ['*'], { outcomeReader: true });
     billingKey = keys.issue(BILLING, 'billing-2026-12');
     intruderKey = keys.issue(INTRUDER, 'sales-2026-12');
     const table = join(keys.dir, 'routing-table.yaml');
@@ -112,7 +114,10 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       { description: 'the router’s ROUTED', timeoutMs: FLOW_TIMEOUT_MS },
     );
     expect(routed).toMatchObject({ agent_id: 'router', outcome: 'ROUTED', target: BILLING });
-    expect(routed?.signature).toMatch(/^ed25519:router-2026-12:/);
+    // Sealed for the tracker and the gateway, not signed.
+    expect(routed?.signature).toMatch(
+      /^x25519-hmac-sha256:router-2026-12:tracker-2026-12:[\w-]{43},x25519-hmac-sha256:router-2026-12:gateway-2026-12:[\w-]{43}$/,
+    );
     for (const view of [trackerView, gatewayView]) {
       await waitFor(async () => (await view(taskId))?.status === 'EXECUTING', {
         description: 'the task routed to the billing agent',
@@ -131,15 +136,25 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       handoff_type: 'TASK_TRANSFER',
       outcome: 'COMPLETED',
     });
-    // The sales agent's key claiming the billing agent's COMPLETED; no signature at all; the sales
-    // agent's own COMPLETED, validly signed, of a task it was never given; then the billing agent's own.
+    // The sales agent's key claiming the billing agent's COMPLETED, signed and sealed; no signature
+    // at all; the sales agent's own COMPLETED, validly signed, of a task it was never given; then
+    // the billing agent's own, sealed for the readers as agents write them.
+    const trustStore = new TrustStore({ file: keys.trustStoreFile });
+    const sealed = (event: HandoffOutcome, key: SigningKey) =>
+      sealMessage(
+        'outcome',
+        event,
+        new VerificationSeals(key, trustStore),
+        trustStore.outcomeReaders(),
+      ) as HandoffOutcome;
     const forged = signMessage('outcome', completed(BILLING, 1), intruderKey);
-    const unsigned = completed(BILLING, 2);
-    const notHolder = signMessage('outcome', completed(INTRUDER, 3), intruderKey);
-    const genuine = signMessage('outcome', completed(BILLING, 4), billingKey);
+    const forgedSeal = sealed(completed(BILLING, 2), intruderKey);
+    const unsigned = completed(BILLING, 3);
+    const notHolder = signMessage('outcome', completed(INTRUDER, 4), intruderKey);
+    const genuine = sealed(completed(BILLING, 5), billingKey);
     const producer = new RecordProducer(createKafka({ brokers: inject('kafkaBrokers'), clientId: uniqueName('raw') }));
     await producer.send(
-      [forged, unsigned, notHolder, genuine].map((event) => ({
+      [forged, forgedSeal, unsigned, notHolder, genuine].map((event) => ({
         topic: rig.topics.events,
         key: taskId,
         value: rig.outcomeCodec.encode(event),
@@ -188,7 +203,10 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       const metrics = await metricsOf(service);
       const verified = (outcome: string) =>
         sample(metrics, 'baton_signature_verifications_total', { kind: 'outcome', outcome });
-      expect([verified('valid'), verified('SENDER_MISMATCH'), verified('SIGNATURE_MISSING')], name).toEqual([3, 1, 1]);
+      expect(
+        [verified('sealed'), verified('valid'), verified('SENDER_MISMATCH'), verified('SIGNATURE_MISSING')],
+        name,
+      ).toEqual([2, 1, 2, 1]);
       expect(sample(metrics, 'baton_outcomes_refused_total', { code: 'OUTCOME_NOT_HOLDER' }), name).toBe(1);
       expect(
         service.logs.filter((entry) => entry.event === 'outcome.refused'),
@@ -205,7 +223,7 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       const skipped = service.logs
         .filter((entry) => String(entry.event).endsWith('undecodable_event') && entry.task_id === taskId)
         .map((entry) => entry.code);
-      expect(skipped, name).toEqual(['SENDER_MISMATCH', 'SIGNATURE_MISSING']);
+      expect(skipped, name).toEqual(['SENDER_MISMATCH', 'SENDER_MISMATCH', 'SIGNATURE_MISSING']);
     }
   });
 });

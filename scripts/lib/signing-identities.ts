@@ -11,6 +11,9 @@ import type { SignatureMode } from '@baton/message-signing';
  */
 export const LOCAL_TOOL_SENDERS = ['user', 'customer_service_agent_001', 'technical_support_agent_pool'];
 
+/** The services that read outcome events and verify them: the tracker's fold, the gateway's views. */
+const OUTCOME_READERS = ['tracker', 'gateway'];
+
 export interface SigningIdentities {
   /** The BATON_SIGNATURES, trust store and signing key variables of `service`. */
   serviceEnv(service: string): Record<string, string>;
@@ -55,7 +58,13 @@ export async function issueSigningIdentities(options: {
       await writeFile(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
       const keyId = `${name}-local`;
       keyEnv.set(name, { BATON_SIGNING_KEY_FILE: file, BATON_SIGNING_KEY_ID: keyId });
-      return { key_id: keyId, senders, public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+      return {
+        key_id: keyId,
+        senders,
+        public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        // Writers seal each outcome event for the services that fold them, instead of signing it.
+        ...(OUTCOME_READERS.includes(name) ? { outcome_reader: true } : {}),
+      };
     }),
   );
   const trustStoreFile = join(dir, 'trust-store.json');

@@ -8,7 +8,7 @@ interface IssuedKey {
   key: SigningKey;
   pem: string;
   file: string;
-  entry: { key_id: string; senders: string[]; public_key: string };
+  entry: { key_id: string; senders: string[]; public_key: string; outcome_reader?: boolean };
 }
 
 /**
@@ -22,8 +22,16 @@ export class TestSigningKeys {
   private readonly issued = new Map<string, IssuedKey>();
   private readonly current = new Map<string, IssuedKey>();
 
-  /** A new key for `identity` (signing for `senders`, itself by default), now the one it signs with. */
-  issue(identity: string, keyId: string, senders: string[] = [identity]): SigningKey {
+  /**
+   * A new key for `identity` (signing for `senders`, itself by default), now the one it signs with;
+   * `outcomeReader` marks a service that reads outcome events, which writers seal them for.
+   */
+  issue(
+    identity: string,
+    keyId: string,
+    senders: string[] = [identity],
+    options: { outcomeReader?: boolean } = {},
+  ): SigningKey {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const file = join(this.dir, `${keyId}.pem`);
@@ -32,7 +40,12 @@ export class TestSigningKeys {
       key: readSigningKey(keyId, pem),
       pem,
       file,
-      entry: { key_id: keyId, senders, public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      entry: {
+        key_id: keyId,
+        senders,
+        public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        ...(options.outcomeReader === true ? { outcome_reader: true } : {}),
+      },
     };
     this.issued.set(keyId, issued);
     this.current.set(identity, issued);

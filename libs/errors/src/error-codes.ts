@@ -92,11 +92,6 @@ export const ERROR_CATALOGUE = {
     httpStatus: 403,
     summary: 'The signature is valid, but its key does not sign for the sender_id the message claims.',
   },
-  SIGNATURE_CHECK_UNAVAILABLE: {
-    retriable: true,
-    httpStatus: 503,
-    summary: "The service's verification thread stopped before it checked the signature; the message is tried again.",
-  },
   OUTCOME_NOT_HOLDER: {
     retriable: false,
     httpStatus: 403,

@@ -3,14 +3,14 @@ export { formatSignature, parseSignature, KEY_ID_PATTERN, type SignatureValue } 
 export { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 export {
   readSigningKey,
+  sealMessage,
   signMessage,
   signedBytes,
   signingKeyFromFile,
   SIGNING_KEY_VARIABLES,
   type SigningKey,
 } from './message-signer.js';
-export { verifySignature, verifySignatureOn, type VerifiedSignature } from './signature-verifier.js';
-export { VerificationThread } from './verification-thread.js';
+export { isSealed, verifySeals, verifySignature, type VerifiedSignature } from './signature-verifier.js';
 export {
   parseTrustStore,
   TrustStore,
@@ -20,4 +20,4 @@ export {
 } from './trust-store.js';
 export { signingStage, SIGNATURE_MODES, type SignatureMode, type SigningStageOptions } from './signing-stage.js';
 export { signingSettingsFromEnv, SIGNATURE_MODE_VARIABLE, type SigningSettings } from './signing-settings.js';
-export { SEAL_HEADER, SEALING_SENDER, VerificationSeals } from './verification-seal.js';
+export { SEAL_HEADER, SEAL_SCHEME, SEALING_SENDER, VerificationSeals } from './verification-seal.js';

@@ -4,7 +4,7 @@ import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import { signedBytes } from './message-signer.js';
 import { parseSignature } from './signature-value.js';
 import type { TrustStore, TrustedKey } from './trust-store.js';
-import type { VerificationThread } from './verification-thread.js';
+import { SEAL_SCHEME, type VerificationSeals } from './verification-seal.js';
 
 /** The key, and so the sender, a valid signature proves. */
 export interface VerifiedSignature {
@@ -35,24 +35,6 @@ export function verifySignature(
 ): VerifiedSignature {
   const claim = signatureClaim(kind, message, trustStore);
   return verified(kind, message, claim, ed25519Verify(claim.key.publicKey, claim.bytes, claim.signature), ownKeyId);
-}
-
-/** verifySignature with the Ed25519 verification itself done on `thread`. */
-export async function verifySignatureOn(
-  thread: VerificationThread,
-  kind: MessageKind,
-  message: Record<string, unknown>,
-  trustStore: TrustStore,
-  ownKeyId?: string,
-): Promise<VerifiedSignature> {
-  const claim = signatureClaim(kind, message, trustStore);
-  return verified(
-    kind,
-    message,
-    claim,
-    await thread.verify(claim.key.publicKey, claim.bytes, claim.signature),
-    ownKeyId,
-  );
 }
 
 /** The signature, its key and the bytes it must cover; the checks before the Ed25519 one. */
@@ -103,4 +85,39 @@ function verified(
     );
   }
   return { keyId, senderId: sender };
+}
+
+/** Whether a signature field holds seals (VerificationSeals) rather than an Ed25519 signature. */
+export function isSealed(text: unknown): text is string {
+  return typeof text === 'string' && text.startsWith(`${SEAL_SCHEME}:`);
+}
+
+/**
+ * Checks a message sealed for its readers: one of the seals is for this service's key (`seals`
+ * holds it) and matches the message (SIGNATURE_INVALID otherwise, and for a service with no key
+ * of its own), made by a key that signs for the message's sender (SENDER_MISMATCH otherwise).
+ */
+export function verifySeals(
+  kind: MessageKind,
+  message: Record<string, unknown>,
+  seals: VerificationSeals | undefined,
+): VerifiedSignature {
+  const shape = SIGNED_SHAPES[kind];
+  const sealer = seals?.sealerOf(signedBytes(kind, message), shape.signatureOf(message) as string);
+  if (sealer === undefined) {
+    throw new BatonError(
+      'SIGNATURE_INVALID',
+      "no seal of the message is for this service's key, or none matches: it was changed after sealing, or sealed for other readers",
+      { path: shape.signaturePath },
+    );
+  }
+  const sender = shape.senderOf(message);
+  if (typeof sender !== 'string' || !(sealer.senders.has('*') || sealer.senders.has(sender))) {
+    throw new BatonError(
+      'SENDER_MISMATCH',
+      `key ${sealer.keyId} signs for ${[...sealer.senders].join(', ')}, not for ${String(sender)}`,
+      { path: shape.senderPath, details: { keyId: sealer.keyId } },
+    );
+  }
+  return { keyId: sealer.keyId, senderId: sender };
 }

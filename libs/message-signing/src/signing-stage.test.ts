@@ -5,9 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newKeyPair, trustStoreText } from './message-signing.test-helper.js';
 import { signMessage } from './message-signer.js';
 import { signingStage } from './signing-stage.js';
-import type { ReadFacts } from '@baton/wire';
 import { TrustStore } from './trust-store.js';
-import { VerificationThread } from './verification-thread.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-signing-stage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,29 +65,5 @@ describe('signingStage', () => {
 
   it('cannot verify without a trust store', () => {
     expect(() => signingStage({ kind: 'lifecycle', mode: 'warn' })).toThrow('signature mode warn needs a trust store');
-  });
-});
-
-describe('signingStage on a verification thread', () => {
-  const thread = new VerificationThread();
-  afterAll(() => thread.close());
-  const stage = signingStage({ kind: 'handoff', mode: 'required', trustStore, verificationThread: thread });
-
-  it('verifies on the thread: a Promise of the message, the sender it proved told in the facts', async () => {
-    const signed = signMessage('handoff', message, triage.signingKey);
-    const facts = { value: Buffer.alloc(0), header: () => undefined } as ReadFacts;
-    const opened = stage.open(signed, facts);
-    expect(opened).toBeInstanceOf(Promise);
-    expect(await opened).toBe(signed);
-    expect(facts.verified).toEqual({ senderId: 'triage_agent', sealed: false });
-  });
-
-  it('refuses a tampered message and one signed by an unknown key with their codes', async () => {
-    const signed = signMessage('handoff', message, triage.signingKey);
-    const tampered = { ...signed, payload: { handoff_type: 'NOTIFICATION', data: { changed: true } } };
-    await expect(stage.open(tampered)).rejects.toMatchObject({ code: 'SIGNATURE_INVALID' });
-    await expect(stage.open(signMessage('handoff', message, other.signingKey))).rejects.toMatchObject({
-      code: 'SIGNING_KEY_UNKNOWN',
-    });
   });
 });

@@ -11,12 +11,14 @@ export interface TrustedKey {
   publicKey: Buffer;
   /** sender_ids this key signs for; `*` for any (a gateway publishing for its clients). */
   senders: ReadonlySet<string>;
+  /** Whether its holder reads outcome events: writers seal each event for every such key. */
+  outcomeReader: boolean;
 }
 
 export const TRUST_STORE_VARIABLE = 'BATON_TRUST_STORE_FILE';
 
 /**
- * Reads a trust store file: `{"keys": [{"key_id", "senders": [...], "public_key": "<SPKI PEM>"}]}`.
+ * Reads a trust store file: `{"keys": [{"key_id", "senders": [...], "public_key": "<SPKI PEM>", "outcome_reader"?}]}`.
  * Every problem is CONFIG_INVALID naming the variable and the entry, never the file's content.
  */
 export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): Map<string, TrustedKey> {
@@ -49,7 +51,16 @@ export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): 
     if (publicKey.asymmetricKeyType !== 'ed25519') {
       throw configInvalid(variable, `${at}.public_key of ${keyId} is ${publicKey.asymmetricKeyType}, not ed25519`);
     }
-    keys.set(keyId, { keyId, publicKey: rawPublicKey(publicKey), senders: new Set(senders as string[]) });
+    const outcomeReader = entry.outcome_reader ?? false;
+    if (typeof outcomeReader !== 'boolean') {
+      throw configInvalid(variable, `${at}.outcome_reader of ${keyId} must be true or false`);
+    }
+    keys.set(keyId, {
+      keyId,
+      publicKey: rawPublicKey(publicKey),
+      senders: new Set(senders as string[]),
+      outcomeReader,
+    });
   });
   return keys;
 }
@@ -72,6 +83,8 @@ export class TrustStore {
   private keys: Map<string, TrustedKey>;
   /** keysSigningFor's index of the keys read last. */
   private bySender = new WeakMap<Map<string, TrustedKey>, Map<string, TrustedKey[]>>();
+  /** outcomeReaders' list of the keys read last. */
+  private readers = new WeakMap<Map<string, TrustedKey>, TrustedKey[]>();
   private version: string;
   private checkedAt: number;
   private readonly now: () => number;
@@ -105,6 +118,17 @@ export class TrustStore {
       this.bySender = new WeakMap([[keys, bySender]]);
     }
     return bySender.get(sender) ?? [];
+  }
+
+  /** The keys of the services that read outcome events (`outcome_reader`): the tracker's and the gateway's. */
+  outcomeReaders(): readonly TrustedKey[] {
+    const keys = this.current(false);
+    let readers = this.readers.get(keys);
+    if (readers === undefined) {
+      readers = [...keys.values()].filter((key) => key.outcomeReader);
+      this.readers = new WeakMap([[keys, readers]]);
+    }
+    return readers;
   }
 
   keyFor(keyId: string): TrustedKey | undefined {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SigningKey } from './message-signer.js';
 import { KEY_ID_PATTERN } from './signature-value.js';
-import type { TrustStore } from './trust-store.js';
+import type { TrustStore, TrustedKey } from './trust-store.js';
 
 /**
  * The record header of a verification seal: the router's word to one agent that it verified the
@@ -10,10 +10,12 @@ import type { TrustStore } from './trust-store.js';
  */
 export const SEAL_HEADER = 'baton.seal';
 
-/** The sender a sealing key must sign for in the trust store: the router vouches for what it forwards. */
+/** The sender a key must sign for to seal a handoff for an agent: the router vouches for what it forwards. */
 export const SEALING_SENDER = 'router';
 
-const SCHEME = 'x25519-hmac-sha256';
+/** How a seal starts: a signature field or seal header holding this is a list of seals, not a signature. */
+export const SEAL_SCHEME = 'x25519-hmac-sha256';
+const SCHEME = SEAL_SCHEME;
 const CONTEXT = Buffer.from('baton verification seal v1');
 
 interface PairKey {
@@ -41,8 +43,13 @@ export class VerificationSeals {
 
   /** The seal header's value for `recipient`'s keys, or undefined when the trust store holds none for it. */
   seal(value: Buffer, recipient: string): string | undefined {
+    return this.sealFor(value, this.trustStore.keysSigningFor(recipient));
+  }
+
+  /** Seals of `value` for each of `recipients`, comma-separated; undefined for none. */
+  sealFor(value: Buffer, recipients: readonly TrustedKey[]): string | undefined {
     const seals: string[] = [];
-    for (const key of this.trustStore.keysSigningFor(recipient)) {
+    for (const key of recipients) {
       const mac = this.mac(key.keyId, key.publicKey, value);
       if (mac !== undefined) seals.push(`${SCHEME}:${this.ownKey.keyId}:${key.keyId}:${mac.toString('base64url')}`);
     }
@@ -54,17 +61,27 @@ export class VerificationSeals {
    * signs for the router; undefined otherwise, whatever the reason (the caller then verifies).
    */
   check(value: Buffer, header: string | undefined): string | undefined {
-    if (header === undefined) return undefined;
-    for (const seal of header.split(',')) {
+    const sealer = this.sealerOf(value, header);
+    return sealer !== undefined && (sealer.senders.has(SEALING_SENDER) || sealer.senders.has('*'))
+      ? sealer.keyId
+      : undefined;
+  }
+
+  /**
+   * The trusted key that sealed `value` for this service's key, when `seals` holds such a seal and
+   * it matches; undefined otherwise. What the sealer may vouch for is the caller's to judge.
+   */
+  sealerOf(value: Buffer, seals: string | undefined): TrustedKey | undefined {
+    if (seals === undefined) return undefined;
+    for (const seal of seals.split(',')) {
       const [scheme, sealerKeyId, recipientKeyId, encoded, ...rest] = seal.split(':');
       if (scheme !== SCHEME || rest.length > 0 || recipientKeyId !== this.ownKey.keyId) continue;
       if (sealerKeyId === undefined || encoded === undefined || !KEY_ID_PATTERN.test(sealerKeyId)) continue;
       const sealer = this.trustStore.keyFor(sealerKeyId);
-      if (sealer === undefined || !(sealer.senders.has(SEALING_SENDER) || sealer.senders.has('*'))) continue;
+      if (sealer === undefined) continue;
       const given = Buffer.from(encoded, 'base64url');
       const expected = this.mac(sealerKeyId, sealer.publicKey, value);
-      if (expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected))
-        return sealerKeyId;
+      if (expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected)) return sealer;
     }
     return undefined;
   }

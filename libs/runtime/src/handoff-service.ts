@@ -28,7 +28,6 @@ import { HttpServer } from './chassis/http-server.js';
 import { Service } from './chassis/service.js';
 import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
-import { VerificationThread } from '@baton/message-signing';
 import { messageStages, personalDataContextStage, personalDataKeyRing } from './message-stages.js';
 import { createLogger, type Logger } from './logger.js';
 import { consumerMetrics, createServiceMetrics, registerConsumerLag } from './metrics.js';
@@ -77,12 +76,6 @@ export interface HandoffServiceDefinition {
   /** Topics the service writes to, created at start if missing. */
   outputTopics(topics: TopicNames): string[];
   createProcessor(context: HandoffServiceContext): Omit<HandoffProcessorOptions, 'codec'>;
-  /**
-   * Whether the signatures of the handoffs it reads are verified on a thread of their own
-   * (VerificationThread): for a service that verifies every handoff it reads, as the router does.
-   * An agent's handoffs mostly come with the router's seal, which needs no verification.
-   */
-  verifiesOnThread?: boolean;
   /** Routes a service adds to its HTTP app (a human agent's pending tasks, say). */
   registerRoutes?(app: FastifyInstance, context: HandoffServiceContext): void;
   /**
@@ -133,10 +126,7 @@ export function buildHandoffService(
   const keyRing = personalDataKeyRing(config, logger);
   const codecs = serviceCodecs(
     new SchemaRegistryClient(config.schemaRegistry),
-    messageStages(config, logger, metrics, keyRing, {
-      handoffVerificationThread:
-        definition.verifiesOnThread === true && config.signing.mode !== 'off' ? new VerificationThread() : undefined,
-    }),
+    messageStages(config, logger, metrics, keyRing),
   );
   const { codec, outcomeCodec, lifecycleCodec, stagedCodec } = codecs;
   const consumerObserver = combineObservers([loggingObserver(logger), consumerMetrics(metrics)], logger);

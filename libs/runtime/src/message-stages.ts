@@ -1,5 +1,5 @@
 import { KeyRingFile, personalDataStages, storedContextStage } from '@baton/field-encryption';
-import { signingStage, type MessageKind, type VerificationThread } from '@baton/message-signing';
+import { signingStage, type MessageKind } from '@baton/message-signing';
 import type { WireStage, WireStages } from '@baton/wire';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logger.js';
@@ -58,8 +58,6 @@ export function messageStages(
      * gateway processes no handoff it reads, but folds outcome events into the task views it shows.
      */
     verified?: readonly MessageKind[];
-    /** Where the handoffs' signatures are verified, when not on the event loop. */
-    handoffVerificationThread?: VerificationThread;
   } = {},
 ): Required<WireStages> {
   const { signing } = config;
@@ -85,7 +83,6 @@ export function messageStages(
       mode: (options.verified ?? SIGNED_KINDS).includes(kind) ? signing.mode : 'off',
       signingKey: signing.signingKey,
       trustStore: signing.trustStore,
-      verificationThread: kind === 'handoff' ? options.handoffVerificationThread : undefined,
       onVerified: (outcome) => verifications?.inc({ kind, outcome }),
       onUnverified: (error) =>
         logger.warn(

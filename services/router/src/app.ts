@@ -258,7 +258,6 @@ export function routerService(
     name: ROUTER_ID,
     groupId: (topics) => `${topics.prefix}.router`,
     sourceTopic: (topics) => topics.inbound,
-    verifiesOnThread: true,
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
     createProcessor: ({ topics, outcomeCodec, config }) => {
       const { signingKey, trustStore } = config.signing;
