@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DLQ_HEADERS, deadLetterTopic, type TopicNames } from '@baton/kafka';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createKafka, DLQ_HEADERS, deadLetterTopic, RecordProducer, type TopicNames } from '@baton/kafka';
 import { SEAL_HEADER, signMessage, type SigningKey } from '@baton/message-signing';
-import { buildHandoff, type HandoffMessage, type Immutable } from '@baton/protocol';
+import { buildHandoff, buildLifecycleMessage, type HandoffMessage, type Immutable } from '@baton/protocol';
+import { EventsCodec, SchemaRegistryClient } from '@baton/wire';
 import {
   TestSigningKeys,
   startBatonRig,
@@ -250,6 +251,55 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
       timeoutMs: FLOW_TIMEOUT_MS,
     });
     expect(letterCodes(agentDlq, forgedTask)).toEqual(['SIGNATURE_INVALID']);
+  });
+
+  it('verifies a negotiation where it enters an agent: a forged or unsigned HandoffRequest on its control topic is dead-lettered', async () => {
+    const controlDlq = await rig.collect(deadLetterTopic(topics.agentControl(LEVEL3)));
+    const lifecycle = (await EventsCodec.create(new SchemaRegistryClient({ url: inject('schemaRegistryUrl') })))
+      .lifecycle;
+    const attacker = new TestSigningKeys();
+    try {
+      const request = (taskId: string) =>
+        buildLifecycleMessage('HandoffRequest', {
+          sender_id: 'technical_support_agent_pool',
+          receiver_id: LEVEL3,
+          task_id: taskId,
+          payload: {
+            reason: 'needs tier 3',
+            desired_agent_type: 'networkexpert',
+            priority: 'HIGH',
+            initial_context_summary: 'DHCP fault',
+          },
+        });
+      const unsignedTask = uniqueName('task');
+      const forgedTask = uniqueName('task');
+      // A key the trust store does not hold, under a key id of its own.
+      const intruderKey = attacker.issue('technical_support_agent_pool', 'intruder-2');
+      const producer = new RecordProducer(
+        createKafka({ brokers: inject('kafkaBrokers'), clientId: uniqueName('raw') }),
+      );
+      await producer.send(
+        [request(unsignedTask), signMessage('lifecycle', request(forgedTask), intruderKey)].map((message) => ({
+          topic: topics.agentControl(LEVEL3),
+          key: message.task_id as string,
+          value: lifecycle.encode(message),
+        })),
+      );
+      await producer.disconnect();
+      await waitFor(
+        () => letterCodes(controlDlq, unsignedTask).length + letterCodes(controlDlq, forgedTask).length === 2,
+        {
+          description: "the level-3 agent's control dead letters",
+          timeoutMs: FLOW_TIMEOUT_MS,
+        },
+      );
+      expect([letterCodes(controlDlq, unsignedTask), letterCodes(controlDlq, forgedTask)]).toEqual([
+        ['SIGNATURE_MISSING'],
+        ['SIGNING_KEY_UNKNOWN'],
+      ]);
+    } finally {
+      attacker.cleanup();
+    }
   });
 
   it('rotates the user key and the triage agent key in the middle of a run, losing nothing', async () => {

@@ -113,3 +113,63 @@ describe('signingStage with seals', () => {
     expect(outcomes).toEqual(['valid', 'SIGNATURE_INVALID']);
   });
 });
+
+describe('outcome events sealed for their readers', () => {
+  const tracker = newKeyPair('tracker-1', ['tracker']);
+  const gateway = newKeyPair('gateway-1', ['*']);
+  const readersStore = trustStoreOf([
+    router.entry,
+    sales.entry,
+    refunds.entry,
+    { ...tracker.entry, outcome_reader: true },
+    { ...gateway.entry, outcome_reader: true },
+  ]);
+  const event = { event_id: 'e-1', task_id: 't-1', agent_id: 'sales_agent', outcome: 'COMPLETED' };
+  const writer = signingStage({
+    kind: 'outcome',
+    mode: 'required',
+    signingKey: sales.signingKey,
+    trustStore: readersStore,
+  });
+  const reader = (key: typeof tracker, outcomes: string[] = []) =>
+    signingStage({
+      kind: 'outcome',
+      mode: 'required',
+      signingKey: key.signingKey,
+      trustStore: readersStore,
+      onVerified: (outcome) => outcomes.push(outcome),
+    });
+
+  it('seals an event for each outcome reader instead of signing it, and each reader takes it as sealed', () => {
+    const sealed = writer.seal(event) as typeof event & { signature: string };
+    expect(sealed.signature.split(',').map((seal) => seal.split(':').slice(0, 3).join(':'))).toEqual([
+      'x25519-hmac-sha256:sales-1:tracker-1',
+      'x25519-hmac-sha256:sales-1:gateway-1',
+    ]);
+    for (const key of [tracker, gateway]) {
+      const outcomes: string[] = [];
+      expect(reader(key, outcomes).open(sealed)).toBe(sealed);
+      expect(outcomes).toEqual(['sealed']);
+    }
+  });
+
+  it('refuses a changed event, an event sealed for other readers, and a seal by a key not of the event’s agent', () => {
+    const sealed = writer.seal(event) as typeof event & { signature: string };
+    expect(() => reader(tracker).open({ ...sealed, outcome: 'FAILED' })).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
+    );
+    expect(() => reader(refunds).open(sealed)).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
+    const claimingRefunds = writer.seal({ ...event, agent_id: 'refunds_agent' });
+    expect(() => reader(tracker).open(claimingRefunds)).toThrow(expect.objectContaining({ code: 'SENDER_MISMATCH' }));
+  });
+
+  it('signs with Ed25519 when the trust store names no outcome reader', () => {
+    const signing = signingStage({
+      kind: 'outcome',
+      mode: 'required',
+      signingKey: sales.signingKey,
+      trustStore: store,
+    });
+    expect((signing.seal(event) as { signature: string }).signature).toMatch(/^ed25519:sales-1:/);
+  });
+});
