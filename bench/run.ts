@@ -131,16 +131,16 @@ try {
     progress,
   });
   const { summary: slowSummary, ...slowFacts } = slow;
-  progress('stopping the router and bench_agent: fresh pairs with and without signatures take their groups over');
+  progress('stopping the router and bench_agent before the paired rounds');
   await Promise.all([processes.stop(agent), processes.stop(router)]);
   const signedPath = await benchSignedPath({
+    brokers,
+    topicPrefix: topics.prefix,
     count: args.messages,
     tasks: TASKS,
     registry,
-    topics,
     agentId: AGENT,
     producer,
-    observer,
     processes,
     progress,
   });
@@ -185,6 +185,7 @@ try {
     rows,
     slowHandlerIdealPerS: slow.idealPerS,
     pairedRatios: pairs.median,
+    signedPathRatio: signedPath.ratios.throughput ?? undefined,
     idleCpuPercent: 'skipped' in idle ? undefined : idle.cpuPercent,
     peakRssMiB,
     batonServices,

@@ -4,6 +4,7 @@ import {
   costRatios,
   cpuUsPerHandoff,
   signatureCostLines,
+  medianSignedRound,
   signedPathLines,
   signedPathRatios,
   type SignatureCostRow,
@@ -112,11 +113,31 @@ describe('signatureCostLines', () => {
   });
 });
 
+const round = (first: 'off' | 'required', requiredPerS: number) => {
+  const slower = { ...required, fullPath: { ...required.fullPath, throughputPerS: requiredPerS } };
+  return { first, off, required: slower, ratios: signedPathRatios(off, slower) };
+};
+
+describe('medianSignedRound', () => {
+  it('takes the round whose throughput ratio is the median', () => {
+    const rounds = [
+      round('off', 700),
+      round('required', 900),
+      round('off', 800),
+      round('required', 500),
+      round('off', 850),
+    ];
+    expect(medianSignedRound(rounds)).toBe(rounds[2]);
+    expect(medianSignedRound([round('off', 600)]).ratios.throughput).toBe(0.6);
+  });
+});
+
 describe('signedPathLines', () => {
-  it('gives both passes, the CPU per handoff of each process, and the ratios', () => {
+  it('gives both passes of the median round, the CPU per handoff of each process, and every round', () => {
     const lines = signedPathLines({
       handoffs: 10_000,
-      warmup: 1000,
+      warmup: 10_000,
+      rounds: [round('off', 800), round('required', 700), round('off', 900)],
       off,
       required,
       ratios: signedPathRatios(off, required),
@@ -125,6 +146,9 @@ describe('signedPathLines', () => {
     expect(lines[1]).toMatch(/^ {2}signatures required, every process signing +800\/s/);
     expect(lines[2]).toMatch(/^ {2}CPU per handoff, router +off +250 µs {2}required +350 µs {2}1\.40x$/);
     expect(lines[3]).toMatch(/^ {2}CPU per handoff, bench_agent +off +600 µs {2}required +750 µs {2}1\.25x$/);
-    expect(lines[4]).toMatch(/^ {2}throughput, required \/ off +0\.80x$/);
+    expect(lines[4]).toMatch(/^ {2}throughput, required \/ off \(median round\) +0\.80x$/);
+    expect(lines[5]).toMatch(
+      /^ {2}each round, required \/ off +0\.80x \(off first\), 0\.70x \(required first\), 0\.90x \(off first\)$/,
+    );
   });
 });

@@ -85,14 +85,34 @@ export interface SignedPathRun {
   cpuUsPerHandoff: Record<string, number>;
 }
 
-export interface SignedPathResult {
-  handoffs: number;
-  /** Handoffs through each fresh pair of processes before the measured pass. */
-  warmup: number;
+/** One round: a pass of each pair, `first` having run first. */
+export interface SignedPathRound {
+  first: SignatureMode;
   off: SignedPathRun;
   required: SignedPathRun;
   /** required / off: `throughput`, and `cpu.<process>` per handoff. */
   ratios: Record<string, number | null>;
+}
+
+export interface SignedPathResult {
+  /** Handoffs per pass. */
+  handoffs: number;
+  /** Handoffs through each pair before the rounds. */
+  warmup: number;
+  rounds: SignedPathRound[];
+  /** The median round's (by its throughput ratio): what the report and the target read. */
+  off: SignedPathRun;
+  required: SignedPathRun;
+  ratios: Record<string, number | null>;
+}
+
+/** The round whose throughput ratio is the median (rounds are odd in number); a round without one sorts last. */
+export function medianSignedRound(rounds: readonly SignedPathRound[]): SignedPathRound {
+  if (rounds.length === 0) throw new Error('no rounds to take a median of');
+  const sorted = [...rounds].sort(
+    (a, b) => (a.ratios.throughput ?? Number.POSITIVE_INFINITY) - (b.ratios.throughput ?? Number.POSITIVE_INFINITY),
+  );
+  return sorted[Math.floor((sorted.length - 1) / 2)] as SignedPathRound;
 }
 
 /**
@@ -164,6 +184,9 @@ export function signedPathLines(result: SignedPathResult): string[] {
         `  required ${String(required.cpuUsPerHandoff[name] ?? 'n/a').padStart(6)} µs` +
         `  ${times(ratios[`cpu.${name}`])}`,
     ),
-    `  ${'throughput, required / off'.padEnd(WIDTH - 2)} ${times(ratios.throughput)}`,
+    `  ${'throughput, required / off (median round)'.padEnd(WIDTH - 2)} ${times(ratios.throughput)}`,
+    `  ${'each round, required / off'.padEnd(WIDTH - 2)} ${result.rounds
+      .map((round) => `${times(round.ratios.throughput)} (${round.first} first)`)
+      .join(', ')}`,
   ];
 }

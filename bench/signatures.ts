@@ -1,17 +1,15 @@
 /**
  * `npm run bench:signatures [N]`: the two signature rows of `npm run bench` alone, for a change to
- * the cost of trust (a minute or two instead of the whole bench): the per-message costs in this
- * process (signature-costs.ts), then N handoffs (default 10,000) through a fresh router and
- * bench_agent with signatures off and N through a fresh pair requiring them
- * (signature-full-path.ts). Prints the same lines as the bench's report, then its JSON line.
+ * the cost of trust (two or three minutes instead of the whole bench): the per-message costs in
+ * this process (signature-costs.ts), then the paired rounds of N handoffs (default 10,000) through
+ * a router and bench_agent with signatures off and a pair requiring them (signature-full-path.ts).
+ * Prints the same lines as the bench's report, then its JSON line.
  */
 import { provisionInfrastructure } from '@baton/local-infra';
-import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
+import { createKafka, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
 import { SchemaRegistryClient } from '@baton/wire';
-import { ArrivalObserver } from './arrival-observer.js';
 import { benchArgs } from './bench-args.js';
 import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
-import { withDeadline } from './deadline.js';
 import { deleteRunTopics } from './run-topics.js';
 import { measureSignatureCosts } from './signature-costs.js';
 import { signatureCostLines, signedPathLines } from './signature-figures.js';
@@ -35,35 +33,26 @@ const processes = new BenchProcesses(
 );
 const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityFromEnv(process.env) });
 const producer = new RecordProducer(kafka);
-const observer = new ArrivalObserver({
-  brokers,
-  recordTopics: [],
-  eventsTopic: topics.events,
-  registry: new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl }),
-});
 try {
   const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
   progress('signature costs per message: canonical JSON, sign and verify against Avro encode and decode');
   const costs = await measureSignatureCosts({ registry, progress });
-  // The observer subscribes before any service has created the events topic.
-  await createTopics(kafka, [{ topic: topics.events, numPartitions: PARTITIONS, replicationFactor: 1 }]);
-  await withDeadline(observer.start(), 'arrival observer joining its group', 120_000, progress);
   await producer.connect();
   const fullPath = await benchSignedPath({
+    brokers,
+    topicPrefix: topics.prefix,
     count: args.messages,
     tasks: TASKS,
     registry,
-    topics,
     agentId: AGENT,
     producer,
-    observer,
     processes,
     progress,
   });
   const lines = [
     'Signatures, per message in this process:',
     ...signatureCostLines(costs.rows),
-    `Signatures on the full path: ${fullPath.handoffs} handoffs (${TASKS} tasks) per pass, each pass through a fresh router and ${AGENT}:`,
+    `Signatures on the full path: ${fullPath.handoffs} handoffs (${TASKS} tasks) per pass, a pair off and a pair required taking turns:`,
     ...signedPathLines(fullPath),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -72,7 +61,6 @@ try {
   progress(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 } finally {
-  await observer.stop().catch(() => undefined);
   await producer.disconnect().catch(() => undefined);
   await processes.stopAll();
   await deleteRunTopics(brokers, topics.prefix, progress);

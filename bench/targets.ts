@@ -25,6 +25,8 @@ export const TARGETS = {
   /** Negotiated handoffs, request to the receiver's COMPLETED: ten times the 27/s first measured. */
   negotiatedPerS: 270,
   slowHandlerVsIdeal: 0.8,
+  /** The full path with signatures required against the same path unsigned, throughput (median round). */
+  signedVsUnsigned: 0.8,
   lightLoadHopP50Ms: 15,
   lightLoadHopP99Ms: 50,
   idleServiceCpuPercent: 1,
@@ -40,6 +42,8 @@ export interface TargetInputs {
    * what the two ratio targets read when measured, else the single throughput rows' ratios.
    */
   pairedRatios?: { routerHop: number; fullPath: number };
+  /** Signed full path / unsigned, the median round's (signature-full-path.ts); undefined when not measured. */
+  signedPathRatio?: number;
   /** Idle CPU, percent of one core, per service and `broker`; undefined when not measured. */
   idleCpuPercent?: Readonly<Record<string, number>>;
   peakRssMiB: Readonly<Record<string, number>>;
@@ -127,6 +131,14 @@ export function checkTargets(inputs: TargetInputs): TargetCheck[] {
       'x',
       '>=',
       TARGETS.slowHandlerVsIdeal,
+    ),
+    check(
+      'signedVsUnsigned',
+      'full path, signatures required / off (throughput, median round)',
+      inputs.signedPathRatio,
+      'x',
+      '>=',
+      TARGETS.signedVsUnsigned,
     ),
   ];
   for (const [hop, name] of [
