@@ -40,14 +40,7 @@ import { benchExactlyOncePairs } from './exactly-once-pairs.js';
 import { THROUGHPUT_WARMUP, benchThroughput, relayTopics, statusUpdateRecords } from './throughput-bench.js';
 // ---- the idle row: idle-cpu.ts is its own module (its own author); only this import and measureIdle use it.
 import { measureIdleCpu } from './idle-cpu.js';
-
-const PARTITIONS = 6;
-const TASKS = 200;
-const AGENT = 'bench_agent';
-
-function progress(text: string): void {
-  process.stderr.write(`[bench] ${text}\n`);
-}
+import { AGENT, PARTITIONS, TASKS, progress } from './bench-run-settings.js';
 
 const args = benchArgs(process.argv.slice(2), process.env);
 const date = new Date().toISOString();

@@ -14,14 +14,7 @@ import { deleteRunTopics } from './run-topics.js';
 import { measureSignatureCosts } from './signature-costs.js';
 import { signatureCostLines, signedPathLines } from './signature-figures.js';
 import { benchSignedPath } from './signature-full-path.js';
-
-const PARTITIONS = 6;
-const TASKS = 200;
-const AGENT = 'bench_agent';
-
-function progress(text: string): void {
-  process.stderr.write(`[bench] ${text}\n`);
-}
+import { AGENT, PARTITIONS, TASKS, progress } from './bench-run-settings.js';
 
 const args = benchArgs(process.argv.slice(2), process.env);
 const infrastructure = await provisionInfrastructure();
