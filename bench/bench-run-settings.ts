@@ -1,4 +1,4 @@
-/** What every bench entry (run.ts, signatures.ts) runs with: its topics' partitions, its tasks, its agent. */
+/** What every bench entry (run.ts, signatures.ts, compare.ts) runs with: its topics' partitions, its tasks, its agent. */
 export const PARTITIONS = 6;
 export const TASKS = 200;
 export const AGENT = 'bench_agent';

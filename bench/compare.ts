@@ -23,6 +23,7 @@ import { serviceNodeArgs } from '../scripts/lib/service-node-args.js';
 import { ArrivalObserver } from './arrival-observer.js';
 import { checkOutBase, type BaseTree } from './base-tree.js';
 import { benchServiceEnv } from './bench-processes.js';
+import { AGENT, PARTITIONS, TASKS } from './bench-run-settings.js';
 import { waitForCount, withDeadline } from './deadline.js';
 import { median } from './micro-timing.js';
 import { clockTicksPerSecond, treeCpuTicks } from './proc-stat.js';
@@ -32,9 +33,6 @@ import { pairedSummary } from './stats.js';
 import { statusUpdateRecords } from './throughput-bench.js';
 
 const ENTRIES = { agent: 'bench/bench-agent.ts', router: 'services/router/src/main.ts' } as const;
-const AGENT = 'bench_agent';
-const TASKS = 200;
-const PARTITIONS = 6;
 const WARMUP = 2_000;
 
 function progress(text: string): void {
