@@ -47,6 +47,8 @@ export function signingStage(options: SigningStageOptions): WireStage {
   const seals =
     signingKey !== undefined && trustStore !== undefined ? new VerificationSeals(signingKey, trustStore) : undefined;
   return {
+    // The seal of a handoff is in its record's header; verifying tells the reader what it proved.
+    readsFacts: mode !== 'off',
     seal(message) {
       if (signingKey === undefined || shape.signatureOf(message as Record<string, unknown>) !== undefined)
         return message;

@@ -48,6 +48,12 @@ function readFacts(record: ConsumedRecord): ReadFacts {
   return { value: record.value ?? Buffer.alloc(0), header: (name) => headerOf(record, name) };
 }
 
+/**
+ * The facts of every record a codec reads without looking at them (no stage verifies): none is
+ * written, and a record is not given an object of its own that it would hold until its commit.
+ */
+const NO_FACTS: ReadFacts = Object.freeze({ value: Buffer.alloc(0), header: () => undefined });
+
 interface DecodedHandoff extends DecodedMessage<Handoff> {
   facts: ReadFacts;
 }
@@ -70,7 +76,7 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
   });
   return {
     decode(record: ConsumedRecord) {
-      const facts = readFacts(record);
+      const facts = options.codec.readsFacts ? readFacts(record) : NO_FACTS;
       const handoff = options.resolve?.(record) ?? readValue(options.codec, record, facts);
       return isPromiseLike(handoff)
         ? Promise.resolve(handoff).then((message) => decoded(message, facts))

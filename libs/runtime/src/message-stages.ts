@@ -76,21 +76,27 @@ export function messageStages(
     ),
   );
   const encryption: WireStages = keyRing === undefined ? {} : personalDataStages(keyRing);
-  const stage = (kind: MessageKind): WireStage[] => [
-    ...(encryption[kind] ?? []),
-    signingStage({
-      kind,
-      mode: (options.verified ?? SIGNED_KINDS).includes(kind) ? signing.mode : 'off',
-      signingKey: signing.signingKey,
-      trustStore: signing.trustStore,
-      onVerified: (outcome) => verifications?.inc({ kind, outcome }),
-      onUnverified: (error) =>
-        logger.warn(
-          { event: 'signature.unverified', kind, code: error.code, path: error.path, reason: error.message },
-          'a message failed signature verification and is processed (BATON_SIGNATURES=warn)',
-        ),
-    }),
-  ];
+  const stage = (kind: MessageKind): WireStage[] => {
+    const mode = (options.verified ?? SIGNED_KINDS).includes(kind) ? signing.mode : 'off';
+    // A stage that neither signs nor verifies is left out: a codec without stages skips the
+    // seal and open passes on every message.
+    if (mode === 'off' && signing.signingKey === undefined) return [...(encryption[kind] ?? [])];
+    return [
+      ...(encryption[kind] ?? []),
+      signingStage({
+        kind,
+        mode,
+        signingKey: signing.signingKey,
+        trustStore: signing.trustStore,
+        onVerified: (outcome) => verifications?.inc({ kind, outcome }),
+        onUnverified: (error) =>
+          logger.warn(
+            { event: 'signature.unverified', kind, code: error.code, path: error.path, reason: error.message },
+            'a message failed signature verification and is processed (BATON_SIGNATURES=warn)',
+          ),
+      }),
+    ];
+  };
   return {
     handoff: stage('handoff'),
     lifecycle: stage('lifecycle'),

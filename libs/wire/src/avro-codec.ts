@@ -42,12 +42,16 @@ export class AvroCodec<T> {
    */
   private readonly writerTypes = new Map<number, avro.Type>();
 
+  /** Whether a stage reads a record's facts (ReadFacts): a reader passes them to `read` only then. */
+  readonly readsFacts: boolean;
+
   constructor(
     private readonly registry: SchemaRegistryClient,
     private readonly spec: AvroCodecSpec<T>,
     private readonly stages: readonly WireStage[] = [],
   ) {
     this.writerType = parseAvroSchema(spec.schema);
+    this.readsFacts = stages.some((stage) => stage.readsFacts === true);
   }
 
   /** A codec whose schema is registered: see register. */

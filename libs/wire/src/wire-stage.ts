@@ -10,6 +10,8 @@ import { isPromiseLike } from '@baton/errors';
 export interface WireStage {
   seal(message: unknown): unknown;
   open(message: unknown, facts?: ReadFacts): unknown;
+  /** Whether `open` looks at the record's facts: a reader makes them only for a codec with such a stage. */
+  readonly readsFacts?: boolean;
 }
 
 /**
