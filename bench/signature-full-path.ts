@@ -14,7 +14,7 @@
  * of the same tree, the unsigned pass alone from 3,353/s to 5,211/s.
  */
 import { topicNames, type OutputRecord, type RecordProducer, type TopicNames } from '@baton/kafka';
-import { signingStage } from '@baton/message-signing';
+import { signingStage, TrustStore } from '@baton/message-signing';
 import { AvroCodec, HANDOFF_CODEC_SPEC, type HandoffCodec, type SchemaRegistryClient } from '@baton/wire';
 import type { RunningService } from '../scripts/lib/service-supervisor.js';
 import { TestSigningKeys } from '../test/helpers/signing-keys.js';
@@ -70,16 +70,23 @@ export async function benchSignedPath(options: SignedPathOptions): Promise<Signe
   const sides: Side[] = [];
   try {
     const publisherKey = keys.issue(BENCH_SENDER, 'bench-publisher');
-    keys.issue(ROUTER, 'bench-router');
+    // As in a deployment (npm start --secure's keys): the router and the gateway read handoffs from
+    // their senders, the tracker and the gateway outcome events from their writers, and each writer
+    // seals what it writes for them (the tracker and the gateway do not run here; their keys are
+    // what the writers see).
+    keys.issue(ROUTER, 'bench-router', [ROUTER], { reads: ['handoff'] });
     keys.issue(agentId, 'bench-agent');
-    // As in a deployment, the tracker and the gateway read the outcome events: the router and the
-    // agent seal each event for them (neither runs here; their keys are what the writers see).
-    keys.issue('tracker', 'bench-tracker', ['tracker'], { outcomeReader: true });
-    keys.issue('gateway', 'bench-gateway', ['*'], { outcomeReader: true });
+    keys.issue('tracker', 'bench-tracker', ['tracker'], { reads: ['outcome'] });
+    keys.issue('gateway', 'bench-gateway', ['*'], { reads: ['handoff', 'outcome'] });
     const unsigned = new AvroCodec(registry, HANDOFF_CODEC_SPEC);
-    // The publisher signs as the handoffs' sender; encoding happens before a pass is timed, as in the throughput rows.
+    // The publisher seals as the handoffs' sender; encoding happens before a pass is timed, as in the throughput rows.
     const signing = new AvroCodec(registry, HANDOFF_CODEC_SPEC, [
-      signingStage({ kind: 'handoff', mode: 'off', signingKey: publisherKey }),
+      signingStage({
+        kind: 'handoff',
+        mode: 'off',
+        signingKey: publisherKey,
+        trustStore: new TrustStore({ file: keys.trustStoreFile }),
+      }),
     ]);
     await Promise.all([unsigned.register(), signing.register()]);
 

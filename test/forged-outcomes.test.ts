@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKafka, RecordProducer } from '@baton/kafka';
-import { sealMessage, signMessage, TrustStore, VerificationSeals, type SigningKey } from '@baton/message-signing';
+import { SEAL_HEADER, signMessage, TrustStore, VerificationSeals, type SigningKey } from '@baton/message-signing';
 import { buildHandoff, type HandoffOutcome } from '@baton/protocol';
 import type { TaskAnswer } from '@baton/gateway-api';
 import type { TaskView } from '@baton/task-tracking';
@@ -64,8 +64,8 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
   beforeAll(async () => {
     for (const identity of ['router', 'user']) keys.issue(identity, `${identity}-2026-12`);
     // The two readers of outcome events: writers seal each event for them.
-    keys.issue('tracker', 'tracker-2026-12', ['tracker'], { outcomeReader: true });
-    keys.issue('gateway', 'gateway-2026-12', ['*'], { outcomeReader: true });
+    keys.issue('tracker', 'tracker-2026-12', ['tracker'], { reads: ['outcome'] });
+    keys.issue('gateway', 'gateway-2026-12', ['*'], { reads: ['outcome'] });
     billingKey = keys.issue(BILLING, 'billing-2026-12');
     intruderKey = keys.issue(INTRUDER, 'sales-2026-12');
     const table = join(keys.dir, 'routing-table.yaml');
@@ -114,8 +114,9 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       { description: 'the router’s ROUTED', timeoutMs: FLOW_TIMEOUT_MS },
     );
     expect(routed).toMatchObject({ agent_id: 'router', outcome: 'ROUTED', target: BILLING });
-    // Sealed for the tracker and the gateway, not signed.
-    expect(routed?.signature).toMatch(
+    // Sealed for the tracker and the gateway, in its record's header, not signed.
+    expect(routed?.signature).toBeUndefined();
+    expect(events.records.find((record) => record.key === taskId)?.headers[SEAL_HEADER]).toMatch(
       /^x25519-hmac-sha256:router-2026-12:tracker-2026-12:[\w-]{43},x25519-hmac-sha256:router-2026-12:gateway-2026-12:[\w-]{43}$/,
     );
     for (const view of [trackerView, gatewayView]) {
@@ -140,26 +141,27 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
     // at all; the sales agent's own COMPLETED, validly signed, of a task it was never given; then
     // the billing agent's own, sealed for the readers as agents write them.
     const trustStore = new TrustStore({ file: keys.trustStoreFile });
-    const sealed = (event: HandoffOutcome, key: SigningKey) =>
-      sealMessage(
-        'outcome',
-        event,
-        new VerificationSeals(key, trustStore),
-        trustStore.outcomeReaders(),
-      ) as HandoffOutcome;
+    const record = (event: HandoffOutcome, sealedBy?: SigningKey) => {
+      const value = rig.outcomeCodec.encode(event);
+      const headers: Record<string, string> = {};
+      const seal =
+        sealedBy && new VerificationSeals(sealedBy, trustStore).sealFor(value, trustStore.readersOf('outcome'));
+      if (seal !== undefined) headers[SEAL_HEADER] = seal;
+      return { topic: rig.topics.events, key: taskId, value, headers };
+    };
     const forged = signMessage('outcome', completed(BILLING, 1), intruderKey);
-    const forgedSeal = sealed(completed(BILLING, 2), intruderKey);
+    const forgedSeal = completed(BILLING, 2);
     const unsigned = completed(BILLING, 3);
     const notHolder = signMessage('outcome', completed(INTRUDER, 4), intruderKey);
-    const genuine = sealed(completed(BILLING, 5), billingKey);
+    const genuine = completed(BILLING, 5);
     const producer = new RecordProducer(createKafka({ brokers: inject('kafkaBrokers'), clientId: uniqueName('raw') }));
-    await producer.send(
-      [forged, forgedSeal, unsigned, notHolder, genuine].map((event) => ({
-        topic: rig.topics.events,
-        key: taskId,
-        value: rig.outcomeCodec.encode(event),
-      })),
-    );
+    await producer.send([
+      record(forged),
+      record(forgedSeal, intruderKey),
+      record(unsigned),
+      record(notHolder),
+      record(genuine, billingKey),
+    ]);
     await producer.disconnect();
 
     // One partition per task: once the genuine event is folded, the three before it were read.
@@ -203,10 +205,7 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       const metrics = await metricsOf(service);
       const verified = (outcome: string) =>
         sample(metrics, 'baton_signature_verifications_total', { kind: 'outcome', outcome });
-      expect(
-        [verified('sealed'), verified('valid'), verified('SENDER_MISMATCH'), verified('SIGNATURE_MISSING')],
-        name,
-      ).toEqual([2, 1, 2, 1]);
+      expect([verified('valid'), verified('SENDER_MISMATCH'), verified('SIGNATURE_MISSING')], name).toEqual([3, 2, 1]);
       expect(sample(metrics, 'baton_outcomes_refused_total', { code: 'OUTCOME_NOT_HOLDER' }), name).toBe(1);
       expect(
         service.logs.filter((entry) => entry.event === 'outcome.refused'),

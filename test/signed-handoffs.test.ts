@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKafka, DLQ_HEADERS, deadLetterTopic, RecordProducer, type TopicNames } from '@baton/kafka';
-import { SEAL_HEADER, signMessage, type SigningKey } from '@baton/message-signing';
+import { signMessage, VOUCH_HEADER, type SigningKey } from '@baton/message-signing';
 import { buildHandoff, buildLifecycleMessage, type HandoffMessage, type Immutable } from '@baton/protocol';
 import { EventsCodec, SchemaRegistryClient } from '@baton/wire';
 import {
@@ -231,7 +231,7 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
     });
     expect(await outcomeOf(escalated, LEVEL3)).toMatchObject({ outcome: 'COMPLETED' });
     const sealedRecord = level3Inbox.records.find((record) => record.key === taskId);
-    expect(sealedRecord?.headers[SEAL_HEADER]).toMatch(
+    expect(sealedRecord?.headers[VOUCH_HEADER]).toMatch(
       /^x25519-hmac-sha256:router-2026-11:level3-network-expert-agent-2026-11:[A-Za-z0-9_-]{43}$/,
     );
     expect(await verifications('sealed')).toBeGreaterThan(sealedBefore);
@@ -244,7 +244,7 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
       metadata: { ...escalated.metadata, task_id: forgedTask, message_id: uniqueName('m') },
     };
     await rig.publisher.publish(topics.agentInbox(LEVEL3), tampered, {
-      extraHeaders: { [SEAL_HEADER]: sealedRecord!.headers[SEAL_HEADER]! },
+      extraHeaders: { [VOUCH_HEADER]: sealedRecord!.headers[VOUCH_HEADER]! },
     });
     await waitFor(() => letterCodes(agentDlq, forgedTask).length === 1, {
       description: "the level-3 agent's dead letter of the tampered copy",

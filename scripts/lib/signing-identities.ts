@@ -11,7 +11,12 @@ import type { SignatureMode } from '@baton/message-signing';
  */
 export const LOCAL_TOOL_SENDERS = ['user', 'customer_service_agent_001', 'technical_support_agent_pool'];
 
-/** The services that read outcome events and verify them: the tracker's fold, the gateway's views. */
+/**
+ * The services that read handoffs from their senders (the router; the gateway, which checks a dead
+ * letter's sender before a replay) and outcome events (the tracker's fold, the gateway's views):
+ * writers seal what they write for them rather than sign it.
+ */
+const HANDOFF_READERS = ['router', 'gateway'];
 const OUTCOME_READERS = ['tracker', 'gateway'];
 
 export interface SigningIdentities {
@@ -63,6 +68,7 @@ export async function issueSigningIdentities(options: {
         senders,
         public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
         // Writers seal each outcome event for the services that fold them, instead of signing it.
+        ...(HANDOFF_READERS.includes(name) ? { handoff_reader: true } : {}),
         ...(OUTCOME_READERS.includes(name) ? { outcome_reader: true } : {}),
       };
     }),

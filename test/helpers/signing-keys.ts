@@ -2,13 +2,19 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSigningKey, signMessage, type SignatureMode, type SigningKey } from '@baton/message-signing';
+import {
+  readSigningKey,
+  signMessage,
+  type SealedKind,
+  type SignatureMode,
+  type SigningKey,
+} from '@baton/message-signing';
 
 interface IssuedKey {
   key: SigningKey;
   pem: string;
   file: string;
-  entry: { key_id: string; senders: string[]; public_key: string; outcome_reader?: boolean };
+  entry: { key_id: string; senders: string[]; public_key: string; handoff_reader?: boolean; outcome_reader?: boolean };
 }
 
 /**
@@ -24,13 +30,14 @@ export class TestSigningKeys {
 
   /**
    * A new key for `identity` (signing for `senders`, itself by default), now the one it signs with;
-   * `outcomeReader` marks a service that reads outcome events, which writers seal them for.
+   * `reads` names the kinds its holder reads from their writers, which they seal for it rather than
+   * sign: handoffs (the router, the gateway), outcome events (the tracker, the gateway).
    */
   issue(
     identity: string,
     keyId: string,
     senders: string[] = [identity],
-    options: { outcomeReader?: boolean } = {},
+    options: { reads?: SealedKind[] } = {},
   ): SigningKey {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -44,7 +51,8 @@ export class TestSigningKeys {
         key_id: keyId,
         senders,
         public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        ...(options.outcomeReader === true ? { outcome_reader: true } : {}),
+        ...(options.reads?.includes('handoff') === true ? { handoff_reader: true } : {}),
+        ...(options.reads?.includes('outcome') === true ? { outcome_reader: true } : {}),
       },
     };
     this.issued.set(keyId, issued);

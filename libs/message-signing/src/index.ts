@@ -3,21 +3,21 @@ export { formatSignature, parseSignature, KEY_ID_PATTERN, type SignatureValue } 
 export { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 export {
   readSigningKey,
-  sealMessage,
   signMessage,
   signedBytes,
   signingKeyFromFile,
   SIGNING_KEY_VARIABLES,
   type SigningKey,
 } from './message-signer.js';
-export { isSealed, verifySeals, verifySignature, type VerifiedSignature } from './signature-verifier.js';
+export { verifySignature, type VerifiedSignature } from './signature-verifier.js';
 export {
   parseTrustStore,
   TrustStore,
   TRUST_STORE_VARIABLE,
+  type SealedKind,
   type TrustedKey,
   type TrustStoreOptions,
 } from './trust-store.js';
 export { signingStage, SIGNATURE_MODES, type SignatureMode, type SigningStageOptions } from './signing-stage.js';
 export { signingSettingsFromEnv, SIGNATURE_MODE_VARIABLE, type SigningSettings } from './signing-settings.js';
-export { SEAL_HEADER, SEAL_SCHEME, SEALING_SENDER, VerificationSeals } from './verification-seal.js';
+export { SEAL_HEADER, SEAL_SCHEME, SEALING_SENDER, VOUCH_HEADER, VerificationSeals } from './verification-seal.js';

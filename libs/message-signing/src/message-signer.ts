@@ -4,8 +4,6 @@ import { canonicalJson } from './canonical-json.js';
 import { Ed25519PrivateKey } from './ed25519.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import { KEY_ID_PATTERN, formatSignature } from './signature-value.js';
-import type { TrustedKey } from './trust-store.js';
-import type { VerificationSeals } from './verification-seal.js';
 
 export const SIGNING_KEY_VARIABLES = { file: 'BATON_SIGNING_KEY_FILE', id: 'BATON_SIGNING_KEY_ID' } as const;
 
@@ -57,19 +55,4 @@ export function signMessage<T>(kind: MessageKind, message: T, key: SigningKey): 
   const record = message as Record<string, unknown>;
   const signature = key.privateKey.sign(signedBytes(kind, record));
   return SIGNED_SHAPES[kind].withSignature(record, formatSignature({ keyId: key.keyId, signature })) as T;
-}
-
-/**
- * The message with seals for each of `readers` in place of a signature (see VerificationSeals), over
- * the same bytes a signature covers; undefined when no seal could be made for any of them.
- */
-export function sealMessage<T>(
-  kind: MessageKind,
-  message: T,
-  seals: VerificationSeals,
-  readers: readonly TrustedKey[],
-): T | undefined {
-  const record = message as Record<string, unknown>;
-  const sealed = seals.sealFor(signedBytes(kind, record), readers);
-  return sealed === undefined ? undefined : (SIGNED_SHAPES[kind].withSignature(record, sealed) as T);
 }

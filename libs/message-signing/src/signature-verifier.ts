@@ -4,7 +4,6 @@ import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import { signedBytes } from './message-signer.js';
 import { parseSignature } from './signature-value.js';
 import type { TrustStore, TrustedKey } from './trust-store.js';
-import { SEAL_SCHEME, type VerificationSeals } from './verification-seal.js';
 
 /** The key, and so the sender, a valid signature proves. */
 export interface VerifiedSignature {
@@ -85,39 +84,4 @@ function verified(
     );
   }
   return { keyId, senderId: sender };
-}
-
-/** Whether a signature field holds seals (VerificationSeals) rather than an Ed25519 signature. */
-export function isSealed(text: unknown): text is string {
-  return typeof text === 'string' && text.startsWith(`${SEAL_SCHEME}:`);
-}
-
-/**
- * Checks a message sealed for its readers: one of the seals is for this service's key (`seals`
- * holds it) and matches the message (SIGNATURE_INVALID otherwise, and for a service with no key
- * of its own), made by a key that signs for the message's sender (SENDER_MISMATCH otherwise).
- */
-export function verifySeals(
-  kind: MessageKind,
-  message: Record<string, unknown>,
-  seals: VerificationSeals | undefined,
-): VerifiedSignature {
-  const shape = SIGNED_SHAPES[kind];
-  const sealer = seals?.sealerOf(signedBytes(kind, message), shape.signatureOf(message) as string);
-  if (sealer === undefined) {
-    throw new BatonError(
-      'SIGNATURE_INVALID',
-      "no seal of the message is for this service's key, or none matches: it was changed after sealing, or sealed for other readers",
-      { path: shape.signaturePath },
-    );
-  }
-  const sender = shape.senderOf(message);
-  if (typeof sender !== 'string' || !(sealer.senders.has('*') || sealer.senders.has(sender))) {
-    throw new BatonError(
-      'SENDER_MISMATCH',
-      `key ${sealer.keyId} signs for ${[...sealer.senders].join(', ')}, not for ${String(sender)}`,
-      { path: shape.senderPath, details: { keyId: sealer.keyId } },
-    );
-  }
-  return { keyId: sealer.keyId, senderId: sender };
 }

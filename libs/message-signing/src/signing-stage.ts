@@ -1,10 +1,10 @@
-import type { BatonError } from '@baton/errors';
+import { BatonError } from '@baton/errors';
 import type { WireStage } from '@baton/wire';
-import { sealMessage, signMessage, type SigningKey } from './message-signer.js';
-import { isSealed, verifySeals, verifySignature, type VerifiedSignature } from './signature-verifier.js';
+import { signMessage, type SigningKey } from './message-signer.js';
+import { verifySignature, type VerifiedSignature } from './signature-verifier.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
-import type { TrustStore } from './trust-store.js';
-import { SEAL_HEADER, VerificationSeals } from './verification-seal.js';
+import type { SealedKind, TrustStore, TrustedKey } from './trust-store.js';
+import { SEAL_HEADER, VOUCH_HEADER, VerificationSeals, vouches } from './verification-seal.js';
 
 /**
  * What a service does with signatures on what it reads: `off` does not look, `warn` verifies and
@@ -17,28 +17,37 @@ export const SIGNATURE_MODES: readonly SignatureMode[] = ['off', 'warn', 'requir
 export interface SigningStageOptions {
   kind: MessageKind;
   mode: SignatureMode;
-  /** Signs every message written without a signature; without it messages go unsigned. */
+  /** Signs (or seals) every message written without a signature; without it messages go unsigned. */
   signingKey?: SigningKey;
   /** Required unless mode is off. */
   trustStore?: TrustStore;
   /** A verification failure in `warn` mode. */
   onUnverified?(error: BatonError, kind: MessageKind): void;
   /**
-   * Every verification's outcome: `valid`, `sealed` (a handoff the router's seal vouched for, see
-   * VerificationSeals) or the failure's code (counted by the service).
+   * Every verification's outcome: `valid` (a signature or its sender's seal), `sealed` (a handoff
+   * the router's seal vouched for) or the failure's code (counted by the service).
    */
   onVerified?(outcome: string, kind: MessageKind): void;
 }
 
+const SEALED_KINDS: ReadonlySet<MessageKind> = new Set<SealedKind>(['handoff', 'outcome']);
+
 /**
- * The codec stage of signatures: `seal` signs what the service writes; `open` verifies what it
- * reads, before decryption, so it checks the bytes as they were sent. A message that already
- * carries a signature is written as it is: it was signed by its sender (a record forwarded or
- * replayed keeps its bytes; a client may publish a message it signed itself). A handoff whose
- * record carries the router's verification seal for this service's key is not verified again. An
- * outcome event is sealed for the services that read outcome events (the trust store's
- * `outcome_reader` keys) rather than signed, when the trust store names any: each reader checks
- * an HMAC for a few microseconds where an Ed25519 signature cost the writer 25 and each reader 52.
+ * The codec stage of signatures: `seal` signs what the service writes, `headers` seals it instead,
+ * and `open` verifies what it reads, before decryption, so it checks the bytes as they were sent.
+ *
+ * A handoff or an outcome event is sealed for the services that read that kind from its writers
+ * (the trust store's `handoff_reader` and `outcome_reader` keys) when the trust store names any:
+ * the seals go in the record's `baton.seal` header, over its value's exact bytes, and each reader
+ * checks an HMAC for a few microseconds where an Ed25519 signature cost the writer 25 and each
+ * reader 52 (and both the message's canonical JSON). Otherwise, and for the other kinds, the
+ * message is signed. A message that already carries a signature is written as it is: it was
+ * signed by its sender (a record forwarded or replayed keeps its bytes; a client may publish a
+ * message it signed itself).
+ *
+ * A reader takes a record sealed for its key by a key that signs for the record's sender, or for
+ * itself; a handoff the router vouched for (its seal in `baton.vouch`: it verified the handoff)
+ * without verifying it again; and verifies a signature otherwise.
  */
 export function signingStage(options: SigningStageOptions): WireStage {
   const { kind, mode, signingKey, trustStore } = options;
@@ -46,55 +55,77 @@ export function signingStage(options: SigningStageOptions): WireStage {
   if (mode !== 'off' && trustStore === undefined) throw new Error(`signature mode ${mode} needs a trust store`);
   const seals =
     signingKey !== undefined && trustStore !== undefined ? new VerificationSeals(signingKey, trustStore) : undefined;
+  /** The keys this service seals what it writes for; undefined when it signs instead. */
+  const sealedFor = (): readonly TrustedKey[] | undefined => {
+    if (seals === undefined || !SEALED_KINDS.has(kind)) return undefined;
+    const readers = (trustStore as TrustStore).readersOf(kind as SealedKind);
+    return readers.length > 0 ? readers : undefined;
+  };
+  const verifiedAs = (outcome: string, senderId: string, facts?: { verified?: { senderId: string } }) => {
+    if (facts !== undefined) facts.verified = { senderId };
+    options.onVerified?.(outcome, kind);
+  };
   return {
-    // The seal of a handoff is in its record's header; verifying tells the reader what it proved.
+    // A seal is in the record's header, over its value: reading one needs the record's facts.
     readsFacts: mode !== 'off',
     seal(message) {
       if (signingKey === undefined || shape.signatureOf(message as Record<string, unknown>) !== undefined)
         return message;
-      const readers = kind === 'outcome' ? trustStore?.outcomeReaders() : undefined;
-      if (seals !== undefined && readers !== undefined && readers.length > 0) {
-        return sealMessage(kind, message, seals, readers) ?? signMessage(kind, message, signingKey);
-      }
-      return signMessage(kind, message, signingKey);
+      return sealedFor() !== undefined ? message : signMessage(kind, message, signingKey);
+    },
+    headers(sealed, value) {
+      const readers = sealedFor();
+      if (readers === undefined || shape.signatureOf(sealed as Record<string, unknown>) !== undefined) return undefined;
+      const header = (seals as VerificationSeals).sealFor(value, readers);
+      if (header === undefined) throw new Error(`no ${kind} reader's key in the trust store agrees on a secret`);
+      return { [SEAL_HEADER]: header };
     },
     open(message, facts) {
       if (mode === 'off') return message;
-      if (
-        kind === 'handoff' &&
-        seals !== undefined &&
-        facts !== undefined &&
-        seals.check(facts.value, facts.header(SEAL_HEADER)) !== undefined
-      ) {
-        facts.verified = { senderId: String(shape.senderOf(message as Record<string, unknown>)), sealed: true };
-        options.onVerified?.('sealed', kind);
+      const record = message as Record<string, unknown>;
+      try {
+        const sealed = facts?.header(SEAL_HEADER);
+        const sealer = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, sealed) : undefined;
+        if (sealer !== undefined) {
+          const sender = shape.senderOf(record);
+          if (typeof sender !== 'string' || !signsFor(sealer, sender, signingKey)) {
+            throw new BatonError(
+              'SENDER_MISMATCH',
+              `key ${sealer.keyId} signs for ${[...sealer.senders].join(', ')}, not for ${String(sender)}`,
+              { path: shape.senderPath, details: { keyId: sealer.keyId } },
+            );
+          }
+          verifiedAs('valid', sender, facts);
+          return message;
+        }
+        const vouched = kind === 'handoff' ? facts?.header(VOUCH_HEADER) : undefined;
+        const voucher = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, vouched) : undefined;
+        if (voucher !== undefined && vouches(voucher)) {
+          verifiedAs('sealed', String(shape.senderOf(record)), facts);
+          return message;
+        }
+        if ((sealed !== undefined || vouched !== undefined) && shape.signatureOf(record) === undefined) {
+          throw new BatonError(
+            'SIGNATURE_INVALID',
+            "no seal of the record is for this service's key, or none matches its value: it was changed after sealing, or sealed for other readers",
+            { path: shape.signaturePath },
+          );
+        }
+        const verified: VerifiedSignature = verifySignature(kind, record, trustStore as TrustStore, signingKey?.keyId);
+        verifiedAs('valid', verified.senderId, facts);
         return message;
-      }
-      const passed = ({ senderId }: VerifiedSignature) => {
-        if (facts !== undefined) facts.verified = { senderId, sealed: false };
-        options.onVerified?.('valid', kind);
-        return message;
-      };
-      const failed = (error: unknown) => {
+      } catch (error) {
         const failure = error as BatonError;
         options.onVerified?.(failure.code, kind);
         if (mode === 'required') throw failure;
         options.onUnverified?.(failure, kind);
         return message;
-      };
-      const record = message as Record<string, unknown>;
-      const store = trustStore as TrustStore;
-      try {
-        if (isSealed(shape.signatureOf(record))) {
-          const verified = verifySeals(kind, record, seals);
-          options.onVerified?.('sealed', kind);
-          if (facts !== undefined) facts.verified = { senderId: verified.senderId, sealed: true };
-          return message;
-        }
-        return passed(verifySignature(kind, record, store, signingKey?.keyId));
-      } catch (error) {
-        return failed(error);
       }
     },
   };
+}
+
+/** Whether `key` speaks for `sender`: it signs for it (or anyone), or it is this service's own. */
+function signsFor(key: TrustedKey, sender: string, own: SigningKey | undefined): boolean {
+  return key.senders.has('*') || key.senders.has(sender) || key.keyId === own?.keyId;
 }

@@ -11,14 +11,20 @@ export interface TrustedKey {
   publicKey: Buffer;
   /** sender_ids this key signs for; `*` for any (a gateway publishing for its clients). */
   senders: ReadonlySet<string>;
-  /** Whether its holder reads outcome events: writers seal each event for every such key. */
-  outcomeReader: boolean;
+  /** The kinds of record its holder reads from their writers: each writer seals each such record for every such key. */
+  reads: ReadonlySet<SealedKind>;
 }
+
+/** The kinds of record a writer seals for their readers (VerificationSeals) rather than signs, where the trust store names any. */
+export type SealedKind = 'handoff' | 'outcome';
+
+/** The trust store entry's flag naming a reader of each sealed kind. */
+const READER_FLAGS: Readonly<Record<SealedKind, string>> = { handoff: 'handoff_reader', outcome: 'outcome_reader' };
 
 export const TRUST_STORE_VARIABLE = 'BATON_TRUST_STORE_FILE';
 
 /**
- * Reads a trust store file: `{"keys": [{"key_id", "senders": [...], "public_key": "<SPKI PEM>", "outcome_reader"?}]}`.
+ * Reads a trust store file: `{"keys": [{"key_id", "senders": [...], "public_key": "<SPKI PEM>", "handoff_reader"?, "outcome_reader"?}]}`.
  * Every problem is CONFIG_INVALID naming the variable and the entry, never the file's content.
  */
 export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): Map<string, TrustedKey> {
@@ -51,16 +57,13 @@ export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): 
     if (publicKey.asymmetricKeyType !== 'ed25519') {
       throw configInvalid(variable, `${at}.public_key of ${keyId} is ${publicKey.asymmetricKeyType}, not ed25519`);
     }
-    const outcomeReader = entry.outcome_reader ?? false;
-    if (typeof outcomeReader !== 'boolean') {
-      throw configInvalid(variable, `${at}.outcome_reader of ${keyId} must be true or false`);
+    const reads = new Set<SealedKind>();
+    for (const [kind, flag] of Object.entries(READER_FLAGS) as [SealedKind, string][]) {
+      const value = entry[flag] ?? false;
+      if (typeof value !== 'boolean') throw configInvalid(variable, `${at}.${flag} of ${keyId} must be true or false`);
+      if (value) reads.add(kind);
     }
-    keys.set(keyId, {
-      keyId,
-      publicKey: rawPublicKey(publicKey),
-      senders: new Set(senders as string[]),
-      outcomeReader,
-    });
+    keys.set(keyId, { keyId, publicKey: rawPublicKey(publicKey), senders: new Set(senders as string[]), reads });
   });
   return keys;
 }
@@ -83,8 +86,8 @@ export class TrustStore {
   private keys: Map<string, TrustedKey>;
   /** keysSigningFor's index of the keys read last. */
   private bySender = new WeakMap<Map<string, TrustedKey>, Map<string, TrustedKey[]>>();
-  /** outcomeReaders' list of the keys read last. */
-  private readers = new WeakMap<Map<string, TrustedKey>, TrustedKey[]>();
+  /** readersOf's lists of the keys read last. */
+  private readers = new WeakMap<Map<string, TrustedKey>, Map<SealedKind, TrustedKey[]>>();
   private version: string;
   private checkedAt: number;
   private readonly now: () => number;
@@ -120,13 +123,21 @@ export class TrustStore {
     return bySender.get(sender) ?? [];
   }
 
-  /** The keys of the services that read outcome events (`outcome_reader`): the tracker's and the gateway's. */
-  outcomeReaders(): readonly TrustedKey[] {
+  /**
+   * The keys of the services that read `kind` from their writers: of handoffs (`handoff_reader`),
+   * the router's and the gateway's; of outcome events (`outcome_reader`), the tracker's and the gateway's.
+   */
+  readersOf(kind: SealedKind): readonly TrustedKey[] {
     const keys = this.current(false);
-    let readers = this.readers.get(keys);
+    let byKind = this.readers.get(keys);
+    if (byKind === undefined) {
+      byKind = new Map();
+      this.readers = new WeakMap([[keys, byKind]]);
+    }
+    let readers = byKind.get(kind);
     if (readers === undefined) {
-      readers = [...keys.values()].filter((key) => key.outcomeReader);
-      this.readers = new WeakMap([[keys, readers]]);
+      readers = [...keys.values()].filter((key) => key.reads.has(kind));
+      byKind.set(kind, readers);
     }
     return readers;
   }

@@ -6,7 +6,7 @@ import { newKeyPair, trustStoreText } from './message-signing.test-helper.js';
 import { signMessage } from './message-signer.js';
 import { signingStage } from './signing-stage.js';
 import { TrustStore } from './trust-store.js';
-import { SEAL_HEADER, VerificationSeals } from './verification-seal.js';
+import { SEAL_HEADER, VOUCH_HEADER, VerificationSeals } from './verification-seal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-seals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,34 +32,34 @@ describe('VerificationSeals', () => {
   it('seals a value for an agent that only that agent accepts, naming the router key', () => {
     const seal = routerSeals.seal(value, 'sales_agent');
     expect(seal).toMatch(/^x25519-hmac-sha256:router-1:sales-1:[A-Za-z0-9_-]{43}$/);
-    expect(new VerificationSeals(sales.signingKey, store).check(value, seal)).toBe('router-1');
-    expect(new VerificationSeals(refunds.signingKey, store).check(value, seal)).toBeUndefined();
+    expect(new VerificationSeals(sales.signingKey, store).sealerOf(value, seal)?.keyId).toBe('router-1');
+    expect(new VerificationSeals(refunds.signingKey, store).sealerOf(value, seal)).toBeUndefined();
   });
 
   it('refuses a seal over other bytes, a changed MAC, a missing header and a malformed one', () => {
     const salesSeals = new VerificationSeals(sales.signingKey, store);
     const seal = routerSeals.seal(value, 'sales_agent') as string;
-    expect(salesSeals.check(Buffer.from('other bytes'), seal)).toBeUndefined();
+    expect(salesSeals.sealerOf(Buffer.from('other bytes'), seal)).toBeUndefined();
     const flipped = `${seal.slice(0, -2)}${seal.endsWith('AA') ? 'AB' : 'AA'}`;
-    expect(salesSeals.check(value, flipped)).toBeUndefined();
-    expect(salesSeals.check(value, undefined)).toBeUndefined();
-    expect(salesSeals.check(value, 'x25519-hmac-sha256:router-1:sales-1')).toBeUndefined();
-    expect(salesSeals.check(value, `ed25519:${seal.split(':').slice(1).join(':')}`)).toBeUndefined();
+    expect(salesSeals.sealerOf(value, flipped)).toBeUndefined();
+    expect(salesSeals.sealerOf(value, undefined)).toBeUndefined();
+    expect(salesSeals.sealerOf(value, 'x25519-hmac-sha256:router-1:sales-1')).toBeUndefined();
+    expect(salesSeals.sealerOf(value, `ed25519:${seal.split(':').slice(1).join(':')}`)).toBeUndefined();
   });
 
-  it('accepts seals only from a key that signs for the router: another sender cannot vouch', () => {
-    // The user's key shares a secret with sales_agent as the router's does, but it signs for user.
-    const forged = new VerificationSeals(user.signingKey, store).seal(value, 'sales_agent');
-    expect(forged).toMatch(/^x25519-hmac-sha256:user-1:sales-1:/);
-    expect(new VerificationSeals(sales.signingKey, store).check(value, forged)).toBeUndefined();
+  it('takes its own seal for a key that may vouch, and not one for any other reader', () => {
+    const own = new VerificationSeals(sales.signingKey, store);
+    expect(own.sealerOf(value, own.seal(value, 'router'))?.keyId).toBe('sales-1');
+    // The user's key shares that MAC key with sales_agent: it could write sales_agent's own seal for it.
+    expect(own.sealerOf(value, own.seal(value, 'user'))).toBeUndefined();
   });
 
   it('seals for every key of an agent while it rotates, and each key accepts its own', () => {
     const rotating = trustStoreOf([router.entry, sales.entry, salesNext.entry]);
     const seal = new VerificationSeals(router.signingKey, rotating).seal(value, 'sales_agent') as string;
     expect(seal.split(',')).toHaveLength(2);
-    expect(new VerificationSeals(sales.signingKey, rotating).check(value, seal)).toBe('router-1');
-    expect(new VerificationSeals(salesNext.signingKey, rotating).check(value, seal)).toBe('router-1');
+    expect(new VerificationSeals(sales.signingKey, rotating).sealerOf(value, seal)?.keyId).toBe('router-1');
+    expect(new VerificationSeals(salesNext.signingKey, rotating).sealerOf(value, seal)?.keyId).toBe('router-1');
   });
 
   it('makes no seal for an agent the trust store holds no key for', () => {
@@ -73,9 +73,9 @@ describe('signingStage with seals', () => {
     { metadata: { message_id: 'm', sender_id: 'user' }, payload: { handoff_type: 'NOTIFICATION', data: {} } },
     user.signingKey,
   );
-  const facts = (seal: string | undefined) => ({
+  const facts = (seal: string | undefined, header = SEAL_HEADER) => ({
     value,
-    header: (name: string) => (name === SEAL_HEADER ? seal : undefined),
+    header: (name: string) => (name === header ? seal : undefined),
   });
 
   it('takes a message the router sealed for its key without verifying it, and says so', () => {
@@ -87,12 +87,79 @@ describe('signingStage with seals', () => {
       trustStore: store,
       onVerified: (outcome) => outcomes.push(outcome),
     });
-    const read = facts(new VerificationSeals(router.signingKey, store).seal(value, 'sales_agent'));
+    const read = facts(new VerificationSeals(router.signingKey, store).seal(value, 'sales_agent'), VOUCH_HEADER);
     // Tampered after signing: only the seal can let it through, which shows the signature was not checked again.
     const tampered = { ...message, payload: { handoff_type: 'NOTIFICATION', data: { changed: true } } };
     expect(stage.open(tampered, read)).toBe(tampered);
-    expect(read).toMatchObject({ verified: { senderId: 'user', sealed: true } });
+    expect(read).toMatchObject({ verified: { senderId: 'user' } });
     expect(outcomes).toEqual(['sealed']);
+  });
+
+  it("takes a handoff its sender sealed for it, and refuses one sealed by another sender's key", () => {
+    const outcomes: string[] = [];
+    const routerStage = signingStage({
+      kind: 'handoff',
+      mode: 'required',
+      signingKey: router.signingKey,
+      trustStore: store,
+      onVerified: (outcome) => outcomes.push(outcome),
+    });
+    const unsigned = { metadata: { message_id: 'm', sender_id: 'user' }, payload: { handoff_type: 'NOTIFICATION' } };
+    const read = facts(new VerificationSeals(user.signingKey, store).seal(value, 'router'));
+    expect(routerStage.open(unsigned, read)).toBe(unsigned);
+    expect(read).toMatchObject({ verified: { senderId: 'user' } });
+    const claimingSales = { ...unsigned, metadata: { message_id: 'm', sender_id: 'sales_agent' } };
+    expect(() => routerStage.open(claimingSales, facts(read.header(SEAL_HEADER)))).toThrow(
+      expect.objectContaining({ code: 'SENDER_MISMATCH' }),
+    );
+    // Sealed for the router: the value changed, or a seal for another reader only, is no proof at all.
+    expect(() =>
+      routerStage.open(unsigned, {
+        value: Buffer.from('changed'),
+        header: (name: string) => (name === SEAL_HEADER ? read.header(SEAL_HEADER) : undefined),
+      }),
+    ).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
+    expect(() =>
+      routerStage.open(unsigned, facts(new VerificationSeals(user.signingKey, store).seal(value, 'sales_agent'))),
+    ).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
+    expect(() => routerStage.open(unsigned, facts(undefined))).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_MISSING' }),
+    );
+    expect(outcomes).toEqual([
+      'valid',
+      'SENDER_MISMATCH',
+      'SIGNATURE_INVALID',
+      'SIGNATURE_INVALID',
+      'SIGNATURE_MISSING',
+    ]);
+  });
+
+  it('seals what it writes for the handoff readers the trust store names, and signs when it names none', () => {
+    const readersStore = trustStoreOf([
+      { ...router.entry, handoff_reader: true },
+      sales.entry,
+      { ...refunds.entry, handoff_reader: true },
+    ]);
+    const writer = signingStage({
+      kind: 'handoff',
+      mode: 'off',
+      signingKey: sales.signingKey,
+      trustStore: readersStore,
+    });
+    const unsigned = { metadata: { message_id: 'm', sender_id: 'sales_agent' } };
+    expect(writer.seal(unsigned)).toBe(unsigned);
+    const header = writer.headers?.(unsigned, value)?.[SEAL_HEADER] as string;
+    expect(header.split(',').map((seal) => seal.split(':').slice(0, 3).join(':'))).toEqual([
+      'x25519-hmac-sha256:sales-1:router-1',
+      'x25519-hmac-sha256:sales-1:refunds-1',
+    ]);
+    // A message its sender signed goes as it is, with no seal of this writer's.
+    expect(writer.headers?.(message, value)).toBeUndefined();
+    const signer = signingStage({ kind: 'handoff', mode: 'off', signingKey: sales.signingKey, trustStore: store });
+    expect((signer.seal(unsigned) as { metadata: { signature?: string } }).metadata.signature).toMatch(
+      /^ed25519:sales-1:/,
+    );
+    expect(signer.headers?.(signer.seal(unsigned), value)).toBeUndefined();
   });
 
   it('verifies the signature itself when the seal is not for it, and refuses a tampered message', () => {
@@ -105,11 +172,13 @@ describe('signingStage with seals', () => {
       onVerified: (outcome) => outcomes.push(outcome),
     });
     const seal = new VerificationSeals(router.signingKey, store).seal(value, 'sales_agent');
-    const read = facts(seal);
+    const read = facts(seal, VOUCH_HEADER);
     expect(stage.open(message, read)).toBe(message);
-    expect(read).toMatchObject({ verified: { senderId: 'user', sealed: false } });
+    expect(read).toMatchObject({ verified: { senderId: 'user' } });
     const tampered = { ...message, payload: { handoff_type: 'NOTIFICATION', data: { changed: true } } };
-    expect(() => stage.open(tampered, facts(seal))).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
+    expect(() => stage.open(tampered, facts(seal, VOUCH_HEADER))).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
+    );
     expect(outcomes).toEqual(['valid', 'SIGNATURE_INVALID']);
   });
 });
@@ -140,27 +209,40 @@ describe('outcome events sealed for their readers', () => {
       onVerified: (outcome) => outcomes.push(outcome),
     });
 
-  it('seals an event for each outcome reader instead of signing it, and each reader takes it as sealed', () => {
-    const sealed = writer.seal(event) as typeof event & { signature: string };
-    expect(sealed.signature.split(',').map((seal) => seal.split(':').slice(0, 3).join(':'))).toEqual([
+  const eventValue = Buffer.from('the outcome event as encoded');
+  const readFacts = (header: string | undefined, bytes = eventValue) => ({
+    value: bytes,
+    header: (name: string) => (name === SEAL_HEADER ? header : undefined),
+  });
+
+  it('seals an event for each outcome reader instead of signing it, and each reader takes it as from its agent', () => {
+    expect(writer.seal(event)).toBe(event);
+    const header = writer.headers?.(event, eventValue)?.[SEAL_HEADER] as string;
+    expect(header.split(',').map((seal) => seal.split(':').slice(0, 3).join(':'))).toEqual([
       'x25519-hmac-sha256:sales-1:tracker-1',
       'x25519-hmac-sha256:sales-1:gateway-1',
     ]);
     for (const key of [tracker, gateway]) {
       const outcomes: string[] = [];
-      expect(reader(key, outcomes).open(sealed)).toBe(sealed);
-      expect(outcomes).toEqual(['sealed']);
+      const read = readFacts(header);
+      expect(reader(key, outcomes).open(event, read)).toBe(event);
+      expect(read).toMatchObject({ verified: { senderId: 'sales_agent' } });
+      expect(outcomes).toEqual(['valid']);
     }
   });
 
   it('refuses a changed event, an event sealed for other readers, and a seal by a key not of the event’s agent', () => {
-    const sealed = writer.seal(event) as typeof event & { signature: string };
-    expect(() => reader(tracker).open({ ...sealed, outcome: 'FAILED' })).toThrow(
+    const header = writer.headers?.(event, eventValue)?.[SEAL_HEADER] as string;
+    expect(() => reader(tracker).open(event, readFacts(header, Buffer.from('changed')))).toThrow(
       expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
     );
-    expect(() => reader(refunds).open(sealed)).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
-    const claimingRefunds = writer.seal({ ...event, agent_id: 'refunds_agent' });
-    expect(() => reader(tracker).open(claimingRefunds)).toThrow(expect.objectContaining({ code: 'SENDER_MISMATCH' }));
+    expect(() => reader(refunds).open(event, readFacts(header))).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
+    );
+    const claimingRefunds = { ...event, agent_id: 'refunds_agent' };
+    expect(() => reader(tracker).open(claimingRefunds, readFacts(header))).toThrow(
+      expect.objectContaining({ code: 'SENDER_MISMATCH' }),
+    );
   });
 
   it('signs with Ed25519 when the trust store names no outcome reader', () => {

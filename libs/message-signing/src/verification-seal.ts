@@ -4,16 +4,30 @@ import { KEY_ID_PATTERN } from './signature-value.js';
 import type { TrustStore, TrustedKey } from './trust-store.js';
 
 /**
- * The record header of a verification seal: the router's word to one agent that it verified the
- * record's signature, which the agent checks for a few microseconds instead of verifying the
- * signature again (an Ed25519 verification, the one large cost of a signed handoff).
+ * The record header of a writer's seals: its word to each reader it names that it wrote the
+ * record's value, exactly these bytes, which the reader checks with an HMAC for a few microseconds
+ * instead of an Ed25519 verification (52 µs, the one large cost of a signed record). A sender seals
+ * a handoff for the router and the gateway, a service its outcome events for the tracker and the
+ * gateway.
  */
 export const SEAL_HEADER = 'baton.seal';
 
-/** The sender a key must sign for to seal a handoff for an agent: the router vouches for what it forwards. */
+/**
+ * The record header of the router's seal for the agent it forwards a handoff to: its word that it
+ * verified the handoff, so the agent does not verify it again. Apart from the sender's seals, which
+ * travel on with the record's other headers as they were fetched.
+ */
+export const VOUCH_HEADER = 'baton.vouch';
+
+/** The sender a key must sign for to vouch, with its seal, for a handoff another sender wrote. */
 export const SEALING_SENDER = 'router';
 
-/** How a seal starts: a signature field or seal header holding this is a list of seals, not a signature. */
+/** Whether `key` may vouch for a handoff another sender wrote: it signs for the router, or for anyone. */
+export function vouches(key: TrustedKey): boolean {
+  return key.senders.has(SEALING_SENDER) || key.senders.has('*');
+}
+
+/** How each seal of the header starts. */
 export const SEAL_SCHEME = 'x25519-hmac-sha256';
 const SCHEME = SEAL_SCHEME;
 const CONTEXT = Buffer.from('baton verification seal v1');
@@ -24,14 +38,12 @@ interface PairKey {
 }
 
 /**
- * Verification seals between the router and each agent, from the Ed25519 keys they already have:
- * the router's private key and an agent's public key from the trust store (or the agent's private
- * key and the router's public key) give one X25519 secret, from which each derives the same MAC key.
- * A seal is `x25519-hmac-sha256:<sealer key id>:<recipient key id>:<HMAC-SHA256 of the record value>`,
- * one per key the trust store holds for the recipient (several while its key rotates), comma-separated.
- * Only the router and that agent can make a seal the agent accepts; a seal that is missing, made
- * for another key or does not match leaves the agent to verify the signature itself, so a seal can
- * save work but never admit a message.
+ * Seals between two holders of trust-store keys, from the Ed25519 keys they already have: the
+ * writer's private key and a reader's public key (or the reader's private key and the writer's
+ * public key) give one X25519 secret, from which each derives the same MAC key. A seal is
+ * `x25519-hmac-sha256:<sealer key id>:<recipient key id>:<HMAC-SHA256 of the record value>`, one per
+ * recipient key (several while a key rotates), comma-separated. Only the writer and that reader
+ * can make a seal the reader accepts: unlike a signature, a seal proves nothing to a third party.
  */
 export class VerificationSeals {
   private readonly pairKeys = new Map<string, PairKey>();
@@ -57,30 +69,30 @@ export class VerificationSeals {
   }
 
   /**
-   * The sealer's key id when `header` holds a seal of `value` for this service's key by a key that
-   * signs for the router; undefined otherwise, whatever the reason (the caller then verifies).
-   */
-  check(value: Buffer, header: string | undefined): string | undefined {
-    const sealer = this.sealerOf(value, header);
-    return sealer !== undefined && (sealer.senders.has(SEALING_SENDER) || sealer.senders.has('*'))
-      ? sealer.keyId
-      : undefined;
-  }
-
-  /**
-   * The trusted key that sealed `value` for this service's key, when `seals` holds such a seal and
-   * it matches; undefined otherwise. What the sealer may vouch for is the caller's to judge.
+   * The trusted key that sealed `value`, when `seals` holds a matching seal by it for this
+   * service's key, or one this service made itself for another reader (what a service wrote it
+   * wrote itself, as with its own signature); undefined otherwise. What the sealer may vouch for is
+   * the caller's to judge.
    */
   sealerOf(value: Buffer, seals: string | undefined): TrustedKey | undefined {
     if (seals === undefined) return undefined;
+    const ownKeyId = this.ownKey.keyId;
     for (const seal of seals.split(',')) {
       const [scheme, sealerKeyId, recipientKeyId, encoded, ...rest] = seal.split(':');
-      if (scheme !== SCHEME || rest.length > 0 || recipientKeyId !== this.ownKey.keyId) continue;
-      if (sealerKeyId === undefined || encoded === undefined || !KEY_ID_PATTERN.test(sealerKeyId)) continue;
-      const sealer = this.trustStore.keyFor(sealerKeyId);
-      if (sealer === undefined) continue;
+      if (scheme !== SCHEME || rest.length > 0 || encoded === undefined) continue;
+      if (sealerKeyId === undefined || recipientKeyId === undefined) continue;
+      const own = sealerKeyId === ownKeyId;
+      if (!own && recipientKeyId !== ownKeyId) continue;
+      const peerKeyId = own ? recipientKeyId : sealerKeyId;
+      if (!KEY_ID_PATTERN.test(peerKeyId)) continue;
+      const peer = this.trustStore.keyFor(peerKeyId);
+      const sealer = own ? this.trustStore.keyFor(ownKeyId) : peer;
+      if (peer === undefined || sealer === undefined) continue;
+      // The recipient of an own seal knows its MAC key too: only one that could vouch for any
+      // handoff to this service anyway (the router's, the gateway's) is not given a power it lacked.
+      if (own && !vouches(peer)) continue;
       const given = Buffer.from(encoded, 'base64url');
-      const expected = this.mac(sealerKeyId, sealer.publicKey, value);
+      const expected = this.mac(peerKeyId, peer.publicKey, value);
       if (expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected)) return sealer;
     }
     return undefined;

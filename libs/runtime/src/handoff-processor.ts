@@ -44,7 +44,7 @@ function readValue(codec: HandoffCodec, record: ConsumedRecord, facts: ReadFacts
 }
 
 /** The read facts of a record: its value, and its headers read one at a time as a stage asks. */
-function readFacts(record: ConsumedRecord): ReadFacts {
+export function recordFacts(record: ConsumedRecord): ReadFacts {
   return { value: record.value ?? Buffer.alloc(0), header: (name) => headerOf(record, name) };
 }
 
@@ -76,7 +76,7 @@ export function handoffProcessor(options: HandoffProcessorOptions): MessageProce
   });
   return {
     decode(record: ConsumedRecord) {
-      const facts = options.codec.readsFacts ? readFacts(record) : NO_FACTS;
+      const facts = options.codec.readsFacts ? recordFacts(record) : NO_FACTS;
       const handoff = options.resolve?.(record) ?? readValue(options.codec, record, facts);
       return isPromiseLike(handoff)
         ? Promise.resolve(handoff).then((message) => decoded(message, facts))

@@ -15,17 +15,21 @@ export function handoffHeaders(message: Immutable<HandoffMessage>, parentTracepa
   });
 }
 
-/** A handoff as a Kafka record: keyed by task_id so a task's messages share a partition, in order. */
+/**
+ * A handoff as a Kafka record: keyed by task_id so a task's messages share a partition, in order,
+ * with the seal its codec vouches for it with (a signing codec whose trust store names readers).
+ */
 export function handoffRecord(
   codec: HandoffCodec,
   topic: string,
   message: Immutable<HandoffMessage>,
   options: { parentTraceparent?: string; extraHeaders?: RecordHeaders } = {},
 ): OutputRecord {
+  const { value, headers } = codec.encodeRecord(message);
   return {
     topic,
     key: message.metadata.task_id,
-    value: codec.encode(message),
-    headers: { ...handoffHeaders(message, options.parentTraceparent), ...options.extraHeaders },
+    value,
+    headers: { ...handoffHeaders(message, options.parentTraceparent), ...options.extraHeaders, ...headers },
   };
 }

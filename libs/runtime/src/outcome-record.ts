@@ -73,10 +73,12 @@ export function outcomeRecord(
   if (facts.detail !== undefined) event.detail = facts.detail;
   if (facts.errorCode !== undefined) event.error_code = facts.errorCode;
   if (metadata.parent_task_ids !== undefined) event.parent_task_ids = [...metadata.parent_task_ids];
+  const { value, headers: seal } = codec.encodeRecord(event);
+  const typeHeaders = OUTCOME_TYPE_HEADERS[event.outcome] as Record<string, string>;
   return {
     topic,
     key: event.task_id,
-    value: codec.encode(event),
+    value,
     // Encoded now: the record is held until its transaction commits, and the headers' object and
     // the strings of its id and time were most of what an outcome event held.
     encodedHeaders: encodeHeaderBlock({
@@ -86,7 +88,8 @@ export function outcomeRecord(
       ce_subject: event.task_id,
       ce_time: event.time,
     }),
-    headers: OUTCOME_TYPE_HEADERS[event.outcome] as Record<string, string>,
+    // The seal is read by the tracker and the gateway, the type by every observer: both decoded.
+    headers: seal === undefined ? typeHeaders : { ...typeHeaders, ...seal },
     headersAdded: true,
   };
 }

@@ -5,6 +5,12 @@ import { parseAvroSchema, recordNameSubject, type AvroRecordSchema } from './han
 import type { SchemaRegistryClient } from './schema-registry-client.js';
 import { openWith, sealWith, type ReadFacts, type WireStage } from './wire-stage.js';
 
+/** An encoded value and the headers its stages vouch for it with (see WireStage.headers): a record's value and headers. */
+export interface EncodedValue {
+  value: Buffer;
+  headers?: Readonly<Record<string, string>>;
+}
+
 /** What a codec writes and how it checks what it reads. */
 export interface AvroCodecSpec<T> {
   schema: AvroRecordSchema;
@@ -83,8 +89,35 @@ export class AvroCodec<T> {
     return this.id;
   }
 
+  /**
+   * The value encoded, for a writer that sends it without headers of the codec's: throws when a
+   * stage vouches for it in headers (a seal), which such a writer would drop, leaving the record
+   * unverifiable. Those are written with encodeRecord.
+   */
   encode(value: T): Buffer {
-    const sealed = this.stages.length === 0 ? value : sealWith(this.stages, value);
+    const encoded = this.encodeRecord(value);
+    if (encoded.headers !== undefined) {
+      throw new Error(
+        `the ${this.writerType.name ?? 'Avro'} codec seals in headers: write its records with encodeRecord`,
+      );
+    }
+    return encoded.value;
+  }
+
+  /** The value encoded, and the headers its stages vouch for it with, for a record of both. */
+  encodeRecord(value: T): EncodedValue {
+    if (this.stages.length === 0) return { value: this.encodeValue(value) };
+    const sealed = sealWith(this.stages, value);
+    const bytes = this.encodeValue(sealed);
+    let headers: Readonly<Record<string, string>> | undefined;
+    for (const stage of this.stages) {
+      const added = stage.headers?.(sealed, bytes);
+      if (added !== undefined) headers = headers === undefined ? added : { ...headers, ...added };
+    }
+    return headers === undefined ? { value: bytes } : { value: bytes, headers };
+  }
+
+  private encodeValue(sealed: unknown): Buffer {
     let target = scratch;
     let end: number;
     try {

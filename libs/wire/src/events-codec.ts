@@ -6,7 +6,7 @@ import { OUTCOME_CODEC_SPEC, type OutcomeCodec } from './handoff-codec.js';
 import { HANDOFF_OUTCOME_AVRO_SCHEMA, STAGED_CONTEXT_AVRO_SCHEMA, recordNameSubject } from './handoff-avro-schema.js';
 import { LIFECYCLE_AVRO_SCHEMA, LIFECYCLE_CODEC_SPEC, type LifecycleCodec } from './lifecycle-codec.js';
 import type { SchemaRegistryClient } from './schema-registry-client.js';
-import type { WireStages } from './wire-stage.js';
+import type { ReadFacts, WireStages } from './wire-stage.js';
 
 export type StagedContextCodec = AvroCodec<Immutable<StagedContext>>;
 
@@ -57,13 +57,16 @@ export class EventsCodec {
     await Promise.all([this.outcome.register(), this.lifecycle.register(), this.staged.register()]);
   }
 
-  /** Decodes and checks one record value; an unknown record type is WIRE_SCHEMA_UNKNOWN. */
-  async decode(bytes: Buffer): Promise<TaskEvent> {
+  /**
+   * Decodes and checks one record value; an unknown record type is WIRE_SCHEMA_UNKNOWN. `facts`,
+   * the record's, let the outcome codec's stages check the seal its headers carry.
+   */
+  async decode(bytes: Buffer, facts?: ReadFacts): Promise<TaskEvent> {
     const { schemaId } = readWireFormat(bytes);
     const name = (await this.registry.avroType(schemaId)).name;
     switch (name) {
       case recordNameSubject(HANDOFF_OUTCOME_AVRO_SCHEMA):
-        return { kind: 'outcome', value: await this.outcome.decode(bytes) };
+        return { kind: 'outcome', value: await this.outcome.read(bytes, facts) };
       case recordNameSubject(LIFECYCLE_AVRO_SCHEMA):
         return { kind: 'lifecycle', value: await this.lifecycle.decode(bytes) };
       case recordNameSubject(STAGED_CONTEXT_AVRO_SCHEMA):

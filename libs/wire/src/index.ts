@@ -1,4 +1,4 @@
-export { AvroCodec, type AvroCodecSpec } from './avro-codec.js';
+export { AvroCodec, type AvroCodecSpec, type EncodedValue } from './avro-codec.js';
 export {
   createHandoffCodec,
   createOutcomeCodec,

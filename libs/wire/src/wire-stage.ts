@@ -9,6 +9,11 @@ import { isPromiseLike } from '@baton/errors';
  */
 export interface WireStage {
   seal(message: unknown): unknown;
+  /**
+   * Record headers that vouch for `value`, the encoding of `sealed` (what seal returned): a seal of
+   * the record's exact bytes, which a writer sends as headers beside them. Undefined for none.
+   */
+  headers?(sealed: unknown, value: Buffer): Readonly<Record<string, string>> | undefined;
   open(message: unknown, facts?: ReadFacts): unknown;
   /** Whether `open` looks at the record's facts: a reader makes them only for a codec with such a stage. */
   readonly readsFacts?: boolean;
@@ -21,8 +26,8 @@ export interface WireStage {
 export interface ReadFacts {
   readonly value: Buffer;
   header(name: string): string | undefined;
-  /** Set by the signing stage: verified here (`sealed` false), or vouched for by the router's seal. */
-  verified?: { senderId: string; sealed: boolean };
+  /** Set by the signing stage: the sender the record is known to come from (its signature or seal checked). */
+  verified?: { senderId: string };
 }
 
 /** The stages of the kinds of message a service signs and encrypts. */

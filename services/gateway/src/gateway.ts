@@ -165,7 +165,9 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
     // The trust gate verifies what the fleet verifies: signatures when they are checked at all
     // (warn or required), and the router's sender policy when it has one.
     trust: {
-      ...(config.signing.mode === 'off' ? {} : { trustStore: config.signing.trustStore }),
+      ...(config.signing.mode === 'off'
+        ? {}
+        : { trustStore: config.signing.trustStore, signingKey: config.signing.signingKey }),
       policy: await replaySenderPolicy(config, logger),
       inboxAgentOf: (topic) => inboxes.exec(topic)?.[1],
     },

@@ -20,7 +20,7 @@ import {
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
-import { SEAL_HEADER, VerificationSeals } from '@baton/message-signing';
+import { VOUCH_HEADER, VerificationSeals } from '@baton/message-signing';
 import {
   authorizeDispatch,
   routeHandoff,
@@ -82,7 +82,7 @@ export function routedMetrics(registry: Registry): ConsumerObserver {
 
 /**
  * The record's headers with this decision's added. A replayed record may carry an earlier
- * decision's, and any record a seal its sender wrote: this one's replace them. One copy per target,
+ * decision's and an earlier vouch: this one's replace them. One copy per target,
  * without `delete`, which would turn the copy into a slow dictionary object on every handoff the
  * router dispatches.
  */
@@ -95,17 +95,17 @@ function routedHeaders(
 ): Record<string, string> {
   const routed: Record<string, string> = {};
   for (const name in headers) {
-    if (name !== ROUTE_HEADERS.fallbackFor && name !== SEAL_HEADER && Object.hasOwn(headers, name))
+    if (name !== ROUTE_HEADERS.fallbackFor && name !== VOUCH_HEADER && Object.hasOwn(headers, name))
       routed[name] = headers[name] as string;
   }
   routed[ROUTE_HEADERS.rule] = rule;
   routed[ROUTE_HEADERS.target] = target;
   if (fallbackFor !== undefined) routed[ROUTE_HEADERS.fallbackFor] = fallbackFor;
-  if (seal !== undefined) routed[SEAL_HEADER] = seal;
+  if (seal !== undefined) routed[VOUCH_HEADER] = seal;
   return routed;
 }
 
-const ROUTE_HEADER_NAMES = headerNames([...Object.values(ROUTE_HEADERS), SEAL_HEADER]);
+const ROUTE_HEADER_NAMES = headerNames([...Object.values(ROUTE_HEADERS), VOUCH_HEADER]);
 
 /** Decisions whose headers are remembered: routes of the table and its targets, and discovered agents. */
 const REMEMBERED_DECISIONS = 4_096;
@@ -141,9 +141,10 @@ const decisionHeaders = new DecisionHeaders();
 
 /**
  * The record on its way to `topic`, with this decision's headers and the router's verification
- * seal for the target, when it verified the signature. Its own headers go on as they were fetched,
+ * vouch for the target (its seal, in baton.vouch), when it verified the handoff's signature or
+ * its sender's seal. Its own headers go on as they were fetched,
  * copied rather than decoded and encoded again (the decision's are written after them), unless it
- * carries an earlier decision's (a replay) or a seal, which this one's must replace.
+ * carries an earlier decision's or vouch (a replay), which this one's must replace.
  */
 export function forwarded(
   record: ConsumedRecord,
@@ -167,7 +168,7 @@ export function forwarded(
     key,
     value,
     encodedHeaders,
-    headers: seal === undefined ? decision : { ...decision, [SEAL_HEADER]: seal },
+    headers: seal === undefined ? decision : { ...decision, [VOUCH_HEADER]: seal },
     headersAdded: true,
   };
 }
@@ -261,8 +262,8 @@ export function routerService(
     outputTopics: (topics) => [...[...table.agents].map((agent) => topics.agentInbox(agent)), topics.events],
     createProcessor: ({ topics, outcomeCodec, config }) => {
       const { signingKey, trustStore } = config.signing;
-      // Only what the router verified itself is sealed: in `warn` a message that failed is
-      // forwarded too, and its agent must find that out for itself.
+      // Only what the router verified is sealed: in `warn` a message that failed is forwarded too,
+      // and its agent must find that out for itself.
       const seals = signingKey && trustStore && new VerificationSeals(signingKey, trustStore);
       return {
         agentId: ROUTER_ID,
@@ -297,7 +298,7 @@ export function routerService(
               decision.ruleId,
               target,
               fallbackFor,
-              facts.verified?.sealed === false ? seals?.seal(facts.value, target) : undefined,
+              facts.verified === undefined ? undefined : seals?.seal(facts.value, target),
             );
           }
           outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {

@@ -16,6 +16,7 @@ import {
   createServiceMetrics,
   messageStages,
   outcomeRefusals,
+  recordFacts,
 } from '@baton/runtime';
 import type { BatonError } from '@baton/errors';
 import { controlTopicCreator } from '@baton/negotiation';
@@ -82,7 +83,7 @@ export function buildTracker(config: Readonly<TrackerConfig>): { service: Servic
     onRecord: async (record) => {
       if (record.value === null) return;
       try {
-        const event = await codec.decode(record.value);
+        const event = await codec.decode(record.value, recordFacts(record));
         if (book.apply(event) && event.kind !== 'outcome') {
           coordinator.folded(event.value.task_id ?? '', event.kind === 'lifecycle' ? event.value.message_id : '');
         }

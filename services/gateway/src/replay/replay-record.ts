@@ -64,12 +64,13 @@ export async function replayedRecord(
   const metadata = { ...handoff.metadata, message_id: messageId };
   delete metadata.signature;
   const renewed = { ...handoff, metadata };
+  const encoded = options.codec.encodeRecord(renewed);
   return {
     record: {
       topic: target,
       key: letter.key ?? renewed.metadata.task_id,
-      value: options.codec.encode(renewed),
-      headers: { ...headers, ce_id: messageId },
+      value: encoded.value,
+      headers: { ...headers, ce_id: messageId, ...encoded.headers },
     },
     messageId,
   };

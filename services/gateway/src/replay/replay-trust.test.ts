@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '@baton/errors';
-import { readSigningKey, signMessage, TrustStore, type SigningKey } from '@baton/message-signing';
+import {
+  readSigningKey,
+  SEAL_HEADER,
+  signMessage,
+  TrustStore,
+  VerificationSeals,
+  type SigningKey,
+} from '@baton/message-signing';
 import { buildHandoff } from '@baton/protocol';
 import { parseRoutingTable, parseSenderPolicy } from '@baton/routing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,9 +26,11 @@ function keyPair(keyId: string, senders: string[]): { key: SigningKey; entry: Re
 
 const portal = keyPair('portal-1', ['portal']);
 const stranger = keyPair('stranger-1', ['portal']);
+const gateway = keyPair('gateway-1', ['*']);
+const router = keyPair('router-1', ['router']);
 const dir = mkdtempSync(join(tmpdir(), 'replay-trust-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(join(dir, 'trust.json'), JSON.stringify({ keys: [portal.entry] }));
+writeFileSync(join(dir, 'trust.json'), JSON.stringify({ keys: [portal.entry, gateway.entry, router.entry] }));
 const trustStore = new TrustStore({ file: join(dir, 'trust.json') });
 
 const table = parseRoutingTable('version: 1\nagents: [triage, tech]\nrules: []\ndefault: triage\n');
@@ -97,6 +106,23 @@ describe('judgeReplay', () => {
     expect(reasonOf(verdict)).toBe('NOT_AUTHORIZED');
     expect(verdict?.path).toBe('/metadata/sender_id');
     expect(verdict?.message).toContain('sender "portal" may not send TASK_TRANSFER to "tech"');
+  });
+
+  it('takes a handoff its sender sealed for the gateway, and refuses one sealed for the router only or changed', () => {
+    const value = Buffer.from('the dead letter value');
+    const sealed = (bytes: Buffer, reader: string, sender = portal.key) => {
+      const seal = new VerificationSeals(sender, trustStore).sealFor(value, [trustStore.keyFor(reader)!]);
+      return { value: bytes, header: (name: string) => (name === SEAL_HEADER ? seal : undefined) };
+    };
+    const withGateway: ReplayTrust = { ...trust, signingKey: gateway.key };
+    const unsigned = handoff();
+    const judged = (facts: ReplayCandidate['facts'], target = 't.handoffs.inbound') =>
+      judgeReplay({ ...candidate(unsigned, target, 'HANDLER_FAILED'), facts }, withGateway);
+    expect(judged(sealed(value, 'gateway-1'))).toBeUndefined();
+    expect(reasonOf(judged(sealed(value, 'gateway-1'), 't.agent.tech.inbox'))).toBe('NOT_AUTHORIZED');
+    expect(reasonOf(judged(sealed(value, 'router-1')))).toBe('SIGNATURE_INVALID');
+    expect(reasonOf(judged(sealed(Buffer.from('changed'), 'gateway-1')))).toBe('SIGNATURE_INVALID');
+    expect(reasonOf(judged(sealed(value, 'gateway-1', stranger.key)))).toBe('SIGNATURE_INVALID');
   });
 
   it('checks neither signatures nor a policy the gateway was not given, but still the recorded code', () => {

@@ -1,7 +1,9 @@
 import { BatonError, isBatonError } from '@baton/errors';
 import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
-import { verifySignature, type MessageKind, type TrustStore } from '@baton/message-signing';
+import { signingStage, type MessageKind, type SigningKey, type TrustStore } from '@baton/message-signing';
 import { senderMay, type SenderPolicy } from '@baton/routing';
+import { recordFacts } from '@baton/runtime';
+import type { ReadFacts } from '@baton/wire';
 
 /**
  * The failure codes that mean a service refused a message for who sent it or what it may send,
@@ -20,8 +22,10 @@ export const TRUST_REFUSAL_CODES: ReadonlySet<string> = new Set([
 
 /** What the gateway judges a replay by; each part left out is a check the fleet does not make either. */
 export interface ReplayTrust {
-  /** Present when the gateway runs with BATON_SIGNATURES warn or required: every replay's signature is verified. */
+  /** Present when the gateway runs with BATON_SIGNATURES warn or required: every replay's signature or seal is verified. */
   trustStore?: TrustStore;
+  /** The gateway's key: a handoff its sender sealed rather than signed is checked by the seal for it. */
+  signingKey?: SigningKey;
   /** The router's sender policy (AUTHORIZATION_POLICY); absent: every sender may send anything, as for the router. */
   policy?: SenderPolicy;
   /** The agent whose inbox `topic` is; undefined for any other topic. */
@@ -35,6 +39,8 @@ export interface ReplayCandidate {
   /** The value, decoded without checks; an error when it cannot be decoded. */
   message: Record<string, unknown> | BatonError | undefined;
   target: string;
+  /** The dead letter's value and original headers: a sender's seal is in them. */
+  facts?: ReadFacts;
 }
 
 function refused(reasonCode: string, reason: string, path: string | undefined): BatonError {
@@ -52,8 +58,9 @@ function kindOf(message: Record<string, unknown>): MessageKind {
 /**
  * Judges a replay before anything is written: undefined when it may go, else the
  * REPLAY_TRUST_REFUSED error naming why (`details.reason_code`). In order: the failure the dead
- * letter records is a trust failure; the message's own signature does not verify (headers are
- * not signed, so the recorded failure is not taken on trust); its verified sender may not send
+ * letter records is a trust failure; the message's own signature, or its sender's seal for the
+ * gateway, does not verify (the dead-letter headers are not signed, so the recorded failure is not
+ * taken on trust); its verified sender may not send
  * its handoff_type to the agent whose inbox is the target.
  */
 export function judgeReplay(candidate: ReplayCandidate, trust: ReplayTrust): BatonError | undefined {
@@ -76,8 +83,14 @@ export function judgeReplay(candidate: ReplayCandidate, trust: ReplayTrust): Bat
   if (message === undefined) return undefined;
   let sender: unknown;
   if (trust.trustStore !== undefined) {
+    const { trustStore, signingKey } = trust;
+    const facts: ReadFacts | undefined = candidate.facts && {
+      value: candidate.facts.value,
+      header: candidate.facts.header,
+    };
     try {
-      sender = verifySignature(kindOf(message), message, trust.trustStore).senderId;
+      signingStage({ kind: kindOf(message), mode: 'required', signingKey, trustStore }).open(message, facts);
+      sender = facts?.verified?.senderId;
     } catch (error) {
       if (!isBatonError(error)) throw error;
       return refused(error.code, error.message, error.path);
@@ -119,5 +132,11 @@ export async function replayCandidate(
       message = error;
     }
   }
-  return { recordedCode: facts?.errorCode, recordedMessage: facts?.errorMessage ?? '', message, target };
+  return {
+    recordedCode: facts?.errorCode,
+    recordedMessage: facts?.errorMessage ?? '',
+    message,
+    target,
+    facts: letter.value === null ? undefined : recordFacts(letter),
+  };
 }

@@ -42,9 +42,18 @@ describe('eventsFolder', () => {
     const tasks = new TaskBook();
     const { logger, lines } = capturedLogger();
     const fold = eventsFolder(decoder, tasks, logger);
-    await fold({ key: 't-1', offset: '3', value: Buffer.from('other') });
-    await fold({ key: 't-1', offset: '4', value: null });
-    await fold({ key: 't-1', offset: '5', value: Buffer.from('staged') });
+    const record = (offset: string, value: Buffer | null) => ({
+      topic: 'baton.events',
+      partition: 0,
+      key: 't-1',
+      offset,
+      value,
+      headers: {},
+      timestamp: '0',
+    });
+    await fold(record('3', Buffer.from('other')));
+    await fold(record('4', null));
+    await fold(record('5', Buffer.from('staged')));
     expect(tasks.get('t-1')).toMatchObject({ status: 'WAITING', owner: 'triage', timeline: [{ kind: 'staged' }] });
     expect(lines).toEqual([
       expect.objectContaining({

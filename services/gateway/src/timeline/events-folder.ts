@@ -1,12 +1,13 @@
 import type { BatonError } from '@baton/errors';
 import type { ConsumedRecord } from '@baton/kafka';
 import type { TaskEvent } from '@baton/protocol';
-import type { Logger } from '@baton/runtime';
+import { recordFacts, type Logger } from '@baton/runtime';
+import type { ReadFacts } from '@baton/wire';
 import type { TaskBook } from '@baton/task-tracking';
 
-/** What the folder needs of EventsCodec (@baton/wire): one record value to one TaskEvent. */
+/** What the folder needs of EventsCodec (@baton/wire): one record value (and its seal's facts) to one TaskEvent. */
 export interface EventsDecoder {
-  decode(bytes: Buffer): Promise<TaskEvent>;
+  decode(bytes: Buffer, facts?: ReadFacts): Promise<TaskEvent>;
 }
 
 /**
@@ -19,12 +20,12 @@ export function eventsFolder(
   tasks: TaskBook,
   logger: Logger,
   folded: (event: TaskEvent) => void = () => undefined,
-): (record: Pick<ConsumedRecord, 'key' | 'offset' | 'value'>) => Promise<void> {
+): (record: ConsumedRecord) => Promise<void> {
   return async (record) => {
     if (record.value === null) return;
     let event: TaskEvent;
     try {
-      event = await decoder.decode(record.value);
+      event = await decoder.decode(record.value, recordFacts(record));
     } catch (error) {
       // An outcome event that fails its signature check (BATON_SIGNATURES=required) lands here too, with its code.
       const { code, path } = error as Partial<BatonError>;
