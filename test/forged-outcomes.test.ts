@@ -117,7 +117,7 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
     // Sealed for the tracker and the gateway, in its record's header, not signed.
     expect(routed?.signature).toBeUndefined();
     expect(events.records.find((record) => record.key === taskId)?.headers[SEAL_HEADER]).toMatch(
-      /^x25519-hmac-sha256:router-2026-12:tracker-2026-12:[\w-]{43},x25519-hmac-sha256:router-2026-12:gateway-2026-12:[\w-]{43}$/,
+      /^x25519-blake2b-128:router-2026-12:tracker-2026-12=[\w-]{22},gateway-2026-12=[\w-]{22}$/,
     );
     for (const view of [trackerView, gatewayView]) {
       await waitFor(async () => (await view(taskId))?.status === 'EXECUTING', {

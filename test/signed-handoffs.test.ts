@@ -232,7 +232,7 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
     expect(await outcomeOf(escalated, LEVEL3)).toMatchObject({ outcome: 'COMPLETED' });
     const sealedRecord = level3Inbox.records.find((record) => record.key === taskId);
     expect(sealedRecord?.headers[VOUCH_HEADER]).toMatch(
-      /^x25519-hmac-sha256:router-2026-11:level3-network-expert-agent-2026-11:[A-Za-z0-9_-]{43}$/,
+      /^x25519-blake2b-128:router-2026-11:level3-network-expert-agent-2026-11=[A-Za-z0-9_-]{22}$/,
     );
     expect(await verifications('sealed')).toBeGreaterThan(sealedBefore);
 

@@ -84,6 +84,13 @@ export function signingStage(options: SigningStageOptions): WireStage {
       if (mode === 'off') return message;
       const record = message as Record<string, unknown>;
       try {
+        // A vouch first: an agent's handoffs carry one, and their sender's seals are not for it.
+        const vouched = kind === 'handoff' ? facts?.header(VOUCH_HEADER) : undefined;
+        const voucher = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, vouched) : undefined;
+        if (voucher !== undefined && vouches(voucher)) {
+          verifiedAs('sealed', String(shape.senderOf(record)), facts);
+          return message;
+        }
         const sealed = facts?.header(SEAL_HEADER);
         const sealer = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, sealed) : undefined;
         if (sealer !== undefined) {
@@ -96,12 +103,6 @@ export function signingStage(options: SigningStageOptions): WireStage {
             );
           }
           verifiedAs('valid', sender, facts);
-          return message;
-        }
-        const vouched = kind === 'handoff' ? facts?.header(VOUCH_HEADER) : undefined;
-        const voucher = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, vouched) : undefined;
-        if (voucher !== undefined && vouches(voucher)) {
-          verifiedAs('sealed', String(shape.senderOf(record)), facts);
           return message;
         }
         if ((sealed !== undefined || vouched !== undefined) && shape.signatureOf(record) === undefined) {

@@ -31,7 +31,7 @@ describe('VerificationSeals', () => {
 
   it('seals a value for an agent that only that agent accepts, naming the router key', () => {
     const seal = routerSeals.seal(value, 'sales_agent');
-    expect(seal).toMatch(/^x25519-hmac-sha256:router-1:sales-1:[A-Za-z0-9_-]{43}$/);
+    expect(seal).toMatch(/^x25519-blake2b-128:router-1:sales-1=[A-Za-z0-9_-]{22}$/);
     expect(new VerificationSeals(sales.signingKey, store).sealerOf(value, seal)?.keyId).toBe('router-1');
     expect(new VerificationSeals(refunds.signingKey, store).sealerOf(value, seal)).toBeUndefined();
   });
@@ -40,10 +40,12 @@ describe('VerificationSeals', () => {
     const salesSeals = new VerificationSeals(sales.signingKey, store);
     const seal = routerSeals.seal(value, 'sales_agent') as string;
     expect(salesSeals.sealerOf(Buffer.from('other bytes'), seal)).toBeUndefined();
-    const flipped = `${seal.slice(0, -2)}${seal.endsWith('AA') ? 'AB' : 'AA'}`;
+    // The MAC's first character changed: the last one also holds 2 bits that decoding drops.
+    const at = seal.indexOf('=') + 1;
+    const flipped = `${seal.slice(0, at)}${seal[at] === 'A' ? 'B' : 'A'}${seal.slice(at + 1)}`;
     expect(salesSeals.sealerOf(value, flipped)).toBeUndefined();
     expect(salesSeals.sealerOf(value, undefined)).toBeUndefined();
-    expect(salesSeals.sealerOf(value, 'x25519-hmac-sha256:router-1:sales-1')).toBeUndefined();
+    expect(salesSeals.sealerOf(value, 'x25519-blake2b-128:router-1:sales-1')).toBeUndefined();
     expect(salesSeals.sealerOf(value, `ed25519:${seal.split(':').slice(1).join(':')}`)).toBeUndefined();
   });
 
@@ -149,10 +151,7 @@ describe('signingStage with seals', () => {
     const unsigned = { metadata: { message_id: 'm', sender_id: 'sales_agent' } };
     expect(writer.seal(unsigned)).toBe(unsigned);
     const header = writer.headers?.(unsigned, value)?.[SEAL_HEADER] as string;
-    expect(header.split(',').map((seal) => seal.split(':').slice(0, 3).join(':'))).toEqual([
-      'x25519-hmac-sha256:sales-1:router-1',
-      'x25519-hmac-sha256:sales-1:refunds-1',
-    ]);
+    expect(header).toMatch(/^x25519-blake2b-128:sales-1:router-1=[\w-]{22},refunds-1=[\w-]{22}$/);
     // A message its sender signed goes as it is, with no seal of this writer's.
     expect(writer.headers?.(message, value)).toBeUndefined();
     const signer = signingStage({ kind: 'handoff', mode: 'off', signingKey: sales.signingKey, trustStore: store });
@@ -218,10 +217,7 @@ describe('outcome events sealed for their readers', () => {
   it('seals an event for each outcome reader instead of signing it, and each reader takes it as from its agent', () => {
     expect(writer.seal(event)).toBe(event);
     const header = writer.headers?.(event, eventValue)?.[SEAL_HEADER] as string;
-    expect(header.split(',').map((seal) => seal.split(':').slice(0, 3).join(':'))).toEqual([
-      'x25519-hmac-sha256:sales-1:tracker-1',
-      'x25519-hmac-sha256:sales-1:gateway-1',
-    ]);
+    expect(header).toMatch(/^x25519-blake2b-128:sales-1:tracker-1=[\w-]{22},gateway-1=[\w-]{22}$/);
     for (const key of [tracker, gateway]) {
       const outcomes: string[] = [];
       const read = readFacts(header);
