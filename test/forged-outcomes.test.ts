@@ -3,7 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKafka, RecordProducer } from '@baton/kafka';
-import { SEAL_HEADER, signMessage, TrustStore, VerificationSeals, type SigningKey } from '@baton/message-signing';
+import {
+  digestOf,
+  SEAL_HEADER,
+  signMessage,
+  TrustStore,
+  VerificationSeals,
+  type SigningKey,
+} from '@baton/message-signing';
 import { buildHandoff, type HandoffOutcome } from '@baton/protocol';
 import type { TaskAnswer } from '@baton/gateway-api';
 import type { TaskView } from '@baton/task-tracking';
@@ -145,7 +152,8 @@ describe('forged outcome events (BATON_SIGNATURES=required)', () => {
       const value = rig.outcomeCodec.encode(event);
       const headers: Record<string, string> = {};
       const seal =
-        sealedBy && new VerificationSeals(sealedBy, trustStore).sealFor(value, trustStore.readersOf('outcome'));
+        sealedBy &&
+        new VerificationSeals(sealedBy, trustStore).sealFor(digestOf(value), trustStore.readersOf('outcome'));
       if (seal !== undefined) headers[SEAL_HEADER] = seal;
       return { topic: rig.topics.events, key: taskId, value, headers };
     };

@@ -20,4 +20,11 @@ export {
 } from './trust-store.js';
 export { signingStage, SIGNATURE_MODES, type SignatureMode, type SigningStageOptions } from './signing-stage.js';
 export { signingSettingsFromEnv, SIGNATURE_MODE_VARIABLE, type SigningSettings } from './signing-settings.js';
-export { SEAL_HEADER, SEAL_SCHEME, SEALING_SENDER, VOUCH_HEADER, VerificationSeals } from './verification-seal.js';
+export {
+  digestOf,
+  SEAL_HEADER,
+  SEAL_SCHEME,
+  SEALING_SENDER,
+  VOUCH_HEADER,
+  VerificationSeals,
+} from './verification-seal.js';

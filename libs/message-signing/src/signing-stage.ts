@@ -4,7 +4,7 @@ import { signMessage, type SigningKey } from './message-signer.js';
 import { verifySignature, type VerifiedSignature } from './signature-verifier.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
 import type { SealedKind, TrustStore, TrustedKey } from './trust-store.js';
-import { SEAL_HEADER, VOUCH_HEADER, VerificationSeals, vouches } from './verification-seal.js';
+import { SEAL_HEADER, VOUCH_HEADER, VerificationSeals, digestOf, vouches } from './verification-seal.js';
 
 /**
  * What a service does with signatures on what it reads: `off` does not look, `warn` verifies and
@@ -76,7 +76,7 @@ export function signingStage(options: SigningStageOptions): WireStage {
     headers(sealed, value) {
       const readers = sealedFor();
       if (readers === undefined || shape.signatureOf(sealed as Record<string, unknown>) !== undefined) return undefined;
-      const header = (seals as VerificationSeals).sealFor(value, readers);
+      const header = (seals as VerificationSeals).sealFor(digestOf(value), readers);
       if (header === undefined) throw new Error(`no ${kind} reader's key in the trust store agrees on a secret`);
       return { [SEAL_HEADER]: header };
     },
@@ -86,13 +86,18 @@ export function signingStage(options: SigningStageOptions): WireStage {
       try {
         // A vouch first: an agent's handoffs carry one, and their sender's seals are not for it.
         const vouched = kind === 'handoff' ? facts?.header(VOUCH_HEADER) : undefined;
-        const voucher = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, vouched) : undefined;
+        const sealed = facts?.header(SEAL_HEADER);
+        // Worked out once, for whichever seal is checked, and kept for a service that seals the value again.
+        const digest =
+          seals !== undefined && facts !== undefined && (vouched !== undefined || sealed !== undefined)
+            ? (facts.digest ??= digestOf(facts.value))
+            : undefined;
+        const voucher = digest === undefined ? undefined : (seals as VerificationSeals).sealerOf(digest, vouched);
         if (voucher !== undefined && vouches(voucher)) {
           verifiedAs('sealed', String(shape.senderOf(record)), facts);
           return message;
         }
-        const sealed = facts?.header(SEAL_HEADER);
-        const sealer = seals !== undefined && facts !== undefined ? seals.sealerOf(facts.value, sealed) : undefined;
+        const sealer = digest === undefined ? undefined : (seals as VerificationSeals).sealerOf(digest, sealed);
         if (sealer !== undefined) {
           const sender = shape.senderOf(record);
           if (typeof sender !== 'string' || !signsFor(sealer, sender, signingKey)) {

@@ -1,12 +1,14 @@
+import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sodium from 'sodium-native';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newKeyPair, trustStoreText } from './message-signing.test-helper.js';
 import { signMessage } from './message-signer.js';
 import { signingStage } from './signing-stage.js';
 import { TrustStore } from './trust-store.js';
-import { SEAL_HEADER, VOUCH_HEADER, VerificationSeals } from './verification-seal.js';
+import { SEAL_HEADER, VOUCH_HEADER, VerificationSeals, digestOf } from './verification-seal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-seals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,47 +27,72 @@ function trustStoreOf(entries: Record<string, unknown>[]): TrustStore {
 
 const store = trustStoreOf([router.entry, sales.entry, refunds.entry, user.entry]);
 const value = Buffer.from('the record value as the router read it');
+const digest = digestOf(value);
 
 describe('VerificationSeals', () => {
   const routerSeals = new VerificationSeals(router.signingKey, store);
 
   it('seals a value for an agent that only that agent accepts, naming the router key', () => {
-    const seal = routerSeals.seal(value, 'sales_agent');
+    const seal = routerSeals.seal(digest, 'sales_agent');
     expect(seal).toMatch(/^x25519-blake2b-128:router-1:sales-1=[A-Za-z0-9_-]{22}$/);
-    expect(new VerificationSeals(sales.signingKey, store).sealerOf(value, seal)?.keyId).toBe('router-1');
-    expect(new VerificationSeals(refunds.signingKey, store).sealerOf(value, seal)).toBeUndefined();
+    expect(new VerificationSeals(sales.signingKey, store).sealerOf(digest, seal)?.keyId).toBe('router-1');
+    expect(new VerificationSeals(refunds.signingKey, store).sealerOf(digest, seal)).toBeUndefined();
   });
 
   it('refuses a seal over other bytes, a changed MAC, a missing header and a malformed one', () => {
     const salesSeals = new VerificationSeals(sales.signingKey, store);
-    const seal = routerSeals.seal(value, 'sales_agent') as string;
-    expect(salesSeals.sealerOf(Buffer.from('other bytes'), seal)).toBeUndefined();
+    const seal = routerSeals.seal(digest, 'sales_agent') as string;
+    expect(salesSeals.sealerOf(digestOf(Buffer.from('other bytes')), seal)).toBeUndefined();
     // The MAC's first character changed: the last one also holds 2 bits that decoding drops.
     const at = seal.indexOf('=') + 1;
     const flipped = `${seal.slice(0, at)}${seal[at] === 'A' ? 'B' : 'A'}${seal.slice(at + 1)}`;
-    expect(salesSeals.sealerOf(value, flipped)).toBeUndefined();
-    expect(salesSeals.sealerOf(value, undefined)).toBeUndefined();
-    expect(salesSeals.sealerOf(value, 'x25519-blake2b-128:router-1:sales-1')).toBeUndefined();
-    expect(salesSeals.sealerOf(value, `ed25519:${seal.split(':').slice(1).join(':')}`)).toBeUndefined();
+    expect(salesSeals.sealerOf(digest, flipped)).toBeUndefined();
+    expect(salesSeals.sealerOf(digest, undefined)).toBeUndefined();
+    expect(salesSeals.sealerOf(digest, 'x25519-blake2b-128:router-1:sales-1')).toBeUndefined();
+    expect(salesSeals.sealerOf(digest, `ed25519:${seal.split(':').slice(1).join(':')}`)).toBeUndefined();
   });
 
   it('takes its own seal for a key that may vouch, and not one for any other reader', () => {
     const own = new VerificationSeals(sales.signingKey, store);
-    expect(own.sealerOf(value, own.seal(value, 'router'))?.keyId).toBe('sales-1');
+    expect(own.sealerOf(digest, own.seal(digest, 'router'))?.keyId).toBe('sales-1');
     // The user's key shares that MAC key with sales_agent: it could write sales_agent's own seal for it.
-    expect(own.sealerOf(value, own.seal(value, 'user'))).toBeUndefined();
+    expect(own.sealerOf(digest, own.seal(digest, 'user'))).toBeUndefined();
   });
 
   it('seals for every key of an agent while it rotates, and each key accepts its own', () => {
     const rotating = trustStoreOf([router.entry, sales.entry, salesNext.entry]);
-    const seal = new VerificationSeals(router.signingKey, rotating).seal(value, 'sales_agent') as string;
+    const seal = new VerificationSeals(router.signingKey, rotating).seal(digest, 'sales_agent') as string;
     expect(seal.split(',')).toHaveLength(2);
-    expect(new VerificationSeals(sales.signingKey, rotating).sealerOf(value, seal)?.keyId).toBe('router-1');
-    expect(new VerificationSeals(salesNext.signingKey, rotating).sealerOf(value, seal)?.keyId).toBe('router-1');
+    expect(new VerificationSeals(sales.signingKey, rotating).sealerOf(digest, seal)?.keyId).toBe('router-1');
+    expect(new VerificationSeals(salesNext.signingKey, rotating).sealerOf(digest, seal)?.keyId).toBe('router-1');
+  });
+
+  it('makes the seal docs/security.md specifies: X25519 of the Montgomery keys, BLAKE2b of the digest', () => {
+    const seal = routerSeals.seal(digest, 'sales_agent') as string;
+    const [, mac] = seal.split('=') as [string, string];
+    const publicOf = (entry: Record<string, unknown>) =>
+      Buffer.from(createPublicKey(String(entry.public_key)).export({ format: 'jwk' }).x as string, 'base64url');
+    const [routerPublic, salesPublic] = [publicOf(router.entry), publicOf(sales.entry)];
+    // The sales agent's side of it: its Ed25519 secret and the router's public key, as X25519.
+    const seed = Buffer.from(sales.privateKey.export({ format: 'jwk' }).d as string, 'base64url');
+    const salesSecret = Buffer.alloc(64);
+    sodium.crypto_sign_seed_keypair(Buffer.alloc(32), salesSecret, seed);
+    const [x25519Secret, x25519Router, shared] = [Buffer.alloc(32), Buffer.alloc(32), Buffer.alloc(32)];
+    sodium.crypto_sign_ed25519_sk_to_curve25519(x25519Secret, salesSecret);
+    sodium.crypto_sign_ed25519_pk_to_curve25519(x25519Router, routerPublic);
+    sodium.crypto_scalarmult(shared, x25519Secret, x25519Router);
+    const [low, high] = [routerPublic, salesPublic].sort(Buffer.compare) as [Buffer, Buffer];
+    const pairKey = Buffer.alloc(32);
+    sodium.crypto_generichash(pairKey, Buffer.concat([Buffer.from('baton verification seal v1'), low, high]), shared);
+    const unkeyed = Buffer.alloc(32);
+    sodium.crypto_generichash(unkeyed, value);
+    const expected = Buffer.alloc(16);
+    sodium.crypto_generichash(expected, unkeyed, pairKey);
+    expect(mac).toBe(expected.toString('base64url'));
   });
 
   it('makes no seal for an agent the trust store holds no key for', () => {
-    expect(routerSeals.seal(value, 'unknown_agent')).toBeUndefined();
+    expect(routerSeals.seal(digest, 'unknown_agent')).toBeUndefined();
   });
 });
 
@@ -89,7 +116,7 @@ describe('signingStage with seals', () => {
       trustStore: store,
       onVerified: (outcome) => outcomes.push(outcome),
     });
-    const read = facts(new VerificationSeals(router.signingKey, store).seal(value, 'sales_agent'), VOUCH_HEADER);
+    const read = facts(new VerificationSeals(router.signingKey, store).seal(digest, 'sales_agent'), VOUCH_HEADER);
     // Tampered after signing: only the seal can let it through, which shows the signature was not checked again.
     const tampered = { ...message, payload: { handoff_type: 'NOTIFICATION', data: { changed: true } } };
     expect(stage.open(tampered, read)).toBe(tampered);
@@ -107,9 +134,11 @@ describe('signingStage with seals', () => {
       onVerified: (outcome) => outcomes.push(outcome),
     });
     const unsigned = { metadata: { message_id: 'm', sender_id: 'user' }, payload: { handoff_type: 'NOTIFICATION' } };
-    const read = facts(new VerificationSeals(user.signingKey, store).seal(value, 'router'));
+    const read = facts(new VerificationSeals(user.signingKey, store).seal(digest, 'router'));
     expect(routerStage.open(unsigned, read)).toBe(unsigned);
     expect(read).toMatchObject({ verified: { senderId: 'user' } });
+    // Kept for the router's vouch, which seals the same bytes.
+    expect((read as { digest?: Buffer }).digest).toEqual(digest);
     const claimingSales = { ...unsigned, metadata: { message_id: 'm', sender_id: 'sales_agent' } };
     expect(() => routerStage.open(claimingSales, facts(read.header(SEAL_HEADER)))).toThrow(
       expect.objectContaining({ code: 'SENDER_MISMATCH' }),
@@ -122,7 +151,7 @@ describe('signingStage with seals', () => {
       }),
     ).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
     expect(() =>
-      routerStage.open(unsigned, facts(new VerificationSeals(user.signingKey, store).seal(value, 'sales_agent'))),
+      routerStage.open(unsigned, facts(new VerificationSeals(user.signingKey, store).seal(digest, 'sales_agent'))),
     ).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
     expect(() => routerStage.open(unsigned, facts(undefined))).toThrow(
       expect.objectContaining({ code: 'SIGNATURE_MISSING' }),
@@ -170,7 +199,7 @@ describe('signingStage with seals', () => {
       trustStore: store,
       onVerified: (outcome) => outcomes.push(outcome),
     });
-    const seal = new VerificationSeals(router.signingKey, store).seal(value, 'sales_agent');
+    const seal = new VerificationSeals(router.signingKey, store).seal(digest, 'sales_agent');
     const read = facts(seal, VOUCH_HEADER);
     expect(stage.open(message, read)).toBe(message);
     expect(read).toMatchObject({ verified: { senderId: 'user' } });

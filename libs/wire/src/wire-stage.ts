@@ -28,6 +28,8 @@ export interface ReadFacts {
   header(name: string): string | undefined;
   /** Set by the signing stage: the sender the record is known to come from (its signature or seal checked). */
   verified?: { senderId: string };
+  /** The value's digest, once the signing stage worked it out to check a seal: sealing the value again needs no second pass over it. */
+  digest?: Buffer;
 }
 
 /** The stages of the kinds of message a service signs and encrypts. */

@@ -20,7 +20,7 @@ import {
   type HandoffServiceDefinition,
   type Registry,
 } from '@baton/runtime';
-import { VOUCH_HEADER, VerificationSeals } from '@baton/message-signing';
+import { VOUCH_HEADER, VerificationSeals, digestOf } from '@baton/message-signing';
 import {
   authorizeDispatch,
   routeHandoff,
@@ -298,7 +298,7 @@ export function routerService(
               decision.ruleId,
               target,
               fallbackFor,
-              facts.verified === undefined ? undefined : seals?.seal(facts.value, target),
+              facts.verified === undefined ? undefined : seals?.seal((facts.digest ??= digestOf(facts.value)), target),
             );
           }
           outputs[targets.length] = outcomeRecord(outcomeCodec, topics.events, message, {

@@ -9,6 +9,7 @@ import {
   signMessage,
   TrustStore,
   VerificationSeals,
+  digestOf,
   type SigningKey,
 } from '@baton/message-signing';
 import { buildHandoff } from '@baton/protocol';
@@ -111,7 +112,7 @@ describe('judgeReplay', () => {
   it('takes a handoff its sender sealed for the gateway, and refuses one sealed for the router only or changed', () => {
     const value = Buffer.from('the dead letter value');
     const sealed = (bytes: Buffer, reader: string, sender = portal.key) => {
-      const seal = new VerificationSeals(sender, trustStore).sealFor(value, [trustStore.keyFor(reader)!]);
+      const seal = new VerificationSeals(sender, trustStore).sealFor(digestOf(value), [trustStore.keyFor(reader)!]);
       return { value: bytes, header: (name: string) => (name === SEAL_HEADER ? seal : undefined) };
     };
     const withGateway: ReplayTrust = { ...trust, signingKey: gateway.key };
