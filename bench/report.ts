@@ -113,7 +113,7 @@ export function formatReport(result: BenchResult): string[] {
       `${signatures.costs.warmupMs} ms of warm-up, each against the codec operation it goes with`,
     ...signatureCostLines(signatures.costs.rows),
     `Signatures on the full path: ${signatures.fullPath.handoffs} handoffs (${config.tasks} tasks) per pass, each pass ` +
-      `through a fresh router and bench agent warmed up with ${signatures.fullPath.warmup}; off, then required with every process signing`,
+      `through a fresh router and bench agent warmed up with ${signatures.fullPath.warmup}; off, then required with every process sealing`,
     header,
     ...signedPathLines(signatures.fullPath),
     '',

@@ -143,7 +143,7 @@ describe('signedPathLines', () => {
       ratios: signedPathRatios(off, required),
     });
     expect(lines[0]).toMatch(/^ {2}signatures off +1000\/s {2}p50 +120 ms/);
-    expect(lines[1]).toMatch(/^ {2}signatures required, every process signing +800\/s/);
+    expect(lines[1]).toMatch(/^ {2}signatures required, every process sealing +800\/s/);
     expect(lines[2]).toMatch(/^ {2}CPU per handoff, router +off +250 µs {2}required +350 µs {2}1\.40x$/);
     expect(lines[3]).toMatch(/^ {2}CPU per handoff, bench_agent +off +600 µs {2}required +750 µs {2}1\.25x$/);
     expect(lines[4]).toMatch(/^ {2}throughput, required \/ off \(median round\) +0\.80x$/);

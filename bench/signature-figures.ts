@@ -177,7 +177,7 @@ export function signedPathLines(result: SignedPathResult): string[] {
   const names = Object.keys(off.cpuUsPerHandoff);
   return [
     latencyLine('  signatures off', off.fullPath, WIDTH),
-    latencyLine('  signatures required, every process signing', required.fullPath, WIDTH),
+    latencyLine('  signatures required, every process sealing', required.fullPath, WIDTH),
     ...names.map(
       (name) =>
         `  ${`CPU per handoff, ${name}`.padEnd(WIDTH - 2)} off ${String(off.cpuUsPerHandoff[name]).padStart(6)} µs` +

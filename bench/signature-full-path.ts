@@ -1,9 +1,10 @@
 /**
  * The cost of signatures on the full path, in paired rounds as the exactly-once pairs are
  * (exactly-once-pairs.ts): two routers and two bench agents, one pair with signatures off and one
- * with BATON_SIGNATURES=required and every process signing (the bench's publisher as the handoffs'
- * sender, the router and the agent each with a key of its own, and the keys of the two readers of
- * outcome events, which the writers seal each event for), each on topics of its own. Each is warmed
+ * with BATON_SIGNATURES=required and every process sealing what it writes, as `npm start -- --secure`
+ * does (the bench's publisher as the handoffs' sender, sealing each for the router and the gateway;
+ * the router and the agent each with a key of its own, sealing outcome events for the key the
+ * tracker and the gateway share), each on topics of its own. Each is warmed
  * up with a round's worth of handoffs; then in each round both carry the same number, off first in
  * rounds 1, 3 and 5 and required first in 2 and 4, so both sides of each ratio run in the same few
  * seconds. Per pass: throughput and latency from publish to the agent's COMPLETED outcome, and the
@@ -71,13 +72,13 @@ export async function benchSignedPath(options: SignedPathOptions): Promise<Signe
   try {
     const publisherKey = keys.issue(BENCH_SENDER, 'bench-publisher');
     // As in a deployment (npm start --secure's keys): the router and the gateway read handoffs from
-    // their senders, the tracker and the gateway outcome events from their writers, and each writer
-    // seals what it writes for them (the tracker and the gateway do not run here; their keys are
-    // what the writers see).
+    // their senders, the tracker and the gateway outcome events from their writers through the key
+    // they share, and each writer seals what it writes for them (the tracker and the gateway do not
+    // run here; their keys are what the writers see).
     keys.issue(ROUTER, 'bench-router', [ROUTER], { reads: ['handoff'] });
     keys.issue(agentId, 'bench-agent');
-    keys.issue('tracker', 'bench-tracker', ['tracker'], { reads: ['outcome'] });
-    keys.issue('gateway', 'bench-gateway', ['*'], { reads: ['handoff', 'outcome'] });
+    keys.issue('gateway', 'bench-gateway', ['*'], { reads: ['handoff'] });
+    keys.issue('outcome-readers', 'bench-outcome-readers', [], { reads: ['outcome'] });
     const unsigned = new AvroCodec(registry, HANDOFF_CODEC_SPEC);
     // The publisher seals as the handoffs' sender; encoding happens before a pass is timed, as in the throughput rows.
     const signing = new AvroCodec(registry, HANDOFF_CODEC_SPEC, [

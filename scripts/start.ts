@@ -289,7 +289,7 @@ try {
             `  local tools only read, each as its own principal (passwords in ${shown(SECRETS_DIR)}/registry/).`,
           ]
         : []),
-      `Every service signs what it writes (keys and trust store in ${shown(SECRETS_DIR)}/signing/); signatures are ${infrastructure.securedKafka ? 'required: an unsigned or forged message is dead-lettered' : 'checked with BATON_SIGNATURES=warn: a message that fails is processed and logged'}.`,
+      `Every service signs or seals what it writes (keys and trust store in ${shown(SECRETS_DIR)}/signing/); signatures are ${infrastructure.securedKafka ? 'required: an unsigned or forged message is dead-lettered' : 'checked with BATON_SIGNATURES=warn: a message that fails is processed and logged'}.`,
       `Personal data is encrypted on the topics (key ring ${shown(SECRETS_DIR)}/pii-keyring.json, given to ${PERSONAL_DATA_READERS.length} services: ${PERSONAL_DATA_READERS.join(', ')})${infrastructure.securedKafka ? '; the router dead-letters a handoff whose personal fields arrive in clear (BATON_PII_REQUIRED=true)' : ''}.`,
       `Publish handoffs to ${topics.inbound} (Avro, Confluent wire format, key = task_id).`,
       '  npm run samples    publishes the sample handoffs: an escalation, a negotiated escalation, a refund and a purchase, a workflow',

@@ -266,10 +266,12 @@ describe('npm start', () => {
     expect((await registryAs('PUT', '/config', { compatibility: 'NONE' })).status).toBe(403);
     // Every service, and the samples, sign with a key of their own; the secured run requires signatures.
     expect(run.lines).toContainEqual(
-      `Every service signs what it writes (keys and trust store in ${secretsDir}/signing/); signatures are required: an unsigned or forged message is dead-lettered.`,
+      `Every service signs or seals what it writes (keys and trust store in ${secretsDir}/signing/); signatures are required: an unsigned or forged message is dead-lettered.`,
     );
     const signingFiles = readdirSync(join(secretsDir, 'signing')).sort();
-    expect(signingFiles).toEqual([...names.map((name) => `${name}.pem`), 'local-tools.pem', 'trust-store.json'].sort());
+    expect(signingFiles).toEqual(
+      [...names.map((name) => `${name}.pem`), 'local-tools.pem', 'outcome-readers.pem', 'trust-store.json'].sort(),
+    );
     const privateKeys = signingFiles
       .filter((file) => file.endsWith('.pem'))
       .map((file) => readFileSync(join(secretsDir, 'signing', file), 'utf8').split('\n')[1] as string);

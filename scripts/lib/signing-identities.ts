@@ -13,11 +13,15 @@ export const LOCAL_TOOL_SENDERS = ['user', 'customer_service_agent_001', 'techni
 
 /**
  * The services that read handoffs from their senders (the router; the gateway, which checks a dead
- * letter's sender before a replay) and outcome events (the tracker's fold, the gateway's views):
- * writers seal what they write for them rather than sign it.
+ * letter's sender before a replay): senders seal each handoff for their keys rather than sign it.
  */
 const HANDOFF_READERS = ['router', 'gateway'];
+/**
+ * The services that read outcome events (the tracker's fold, the gateway's views) share one reader
+ * key, which signs for no one: every writer seals each event once, for that key.
+ */
 const OUTCOME_READERS = ['tracker', 'gateway'];
+const OUTCOME_READER_KEY = 'outcome-readers';
 
 export interface SigningIdentities {
   /** The BATON_SIGNATURES, trust store and signing key variables of `service`. */
@@ -54,6 +58,7 @@ export async function issueSigningIdentities(options: {
   const identities = [
     ...options.services.map((service) => ({ name: service, senders: sendersOf(service) })),
     { name: 'local-tools', senders: LOCAL_TOOL_SENDERS },
+    { name: OUTCOME_READER_KEY, senders: [] },
   ];
   const keyEnv = new Map<string, Record<string, string>>();
   const entries = await Promise.all(
@@ -67,20 +72,25 @@ export async function issueSigningIdentities(options: {
         key_id: keyId,
         senders,
         public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        // Writers seal each outcome event for the services that fold them, instead of signing it.
         ...(HANDOFF_READERS.includes(name) ? { handoff_reader: true } : {}),
-        ...(OUTCOME_READERS.includes(name) ? { outcome_reader: true } : {}),
+        ...(name === OUTCOME_READER_KEY ? { outcome_reader: true } : {}),
       };
     }),
   );
   const trustStoreFile = join(dir, 'trust-store.json');
   await writeFile(trustStoreFile, `${JSON.stringify({ keys: entries }, null, 2)}\n`, { mode: 0o644 });
   return {
-    serviceEnv: (service) => ({
-      BATON_SIGNATURES: options.mode,
-      BATON_TRUST_STORE_FILE: trustStoreFile,
-      ...keyEnv.get(service),
-    }),
+    serviceEnv: (service) => {
+      const reader = keyEnv.get(OUTCOME_READER_KEY) ?? {};
+      return {
+        BATON_SIGNATURES: options.mode,
+        BATON_TRUST_STORE_FILE: trustStoreFile,
+        ...keyEnv.get(service),
+        ...(OUTCOME_READERS.includes(service)
+          ? { BATON_READER_KEY_FILE: reader.BATON_SIGNING_KEY_FILE!, BATON_READER_KEY_ID: reader.BATON_SIGNING_KEY_ID! }
+          : {}),
+      };
+    },
     toolEnv: keyEnv.get('local-tools') ?? {},
     trustStoreFile,
   };

@@ -6,6 +6,7 @@ export {
   signMessage,
   signedBytes,
   signingKeyFromFile,
+  READER_KEY_VARIABLES,
   SIGNING_KEY_VARIABLES,
   type SigningKey,
 } from './message-signer.js';

@@ -26,7 +26,12 @@ const failure = (env: Record<string, string>) => {
 
 describe('signingSettingsFromEnv', () => {
   it('is off and signs nothing when nothing is set', () => {
-    expect(signingSettingsFromEnv({})).toEqual({ mode: 'off', signingKey: undefined, trustStore: undefined });
+    expect(signingSettingsFromEnv({})).toEqual({
+      mode: 'off',
+      signingKey: undefined,
+      readerKey: undefined,
+      trustStore: undefined,
+    });
   });
 
   it('reads the mode, the trust store and the signing key', () => {
@@ -39,6 +44,17 @@ describe('signingSettingsFromEnv', () => {
     expect(settings.mode).toBe('required');
     expect(settings.trustStore?.size).toBe(1);
     expect(settings.signingKey?.keyId).toBe('a-1');
+  });
+
+  it('reads a reader key beside the signing key', () => {
+    const settings = signingSettingsFromEnv({
+      BATON_SIGNATURES: 'required',
+      BATON_TRUST_STORE_FILE: trustFile,
+      BATON_READER_KEY_FILE: keyFile,
+      BATON_READER_KEY_ID: 'outcome-readers-1',
+    });
+    expect(settings.readerKey?.keyId).toBe('outcome-readers-1');
+    expect(settings.signingKey).toBeUndefined();
   });
 
   it('refuses each bad setting with CONFIG_INVALID naming its variable, never quoting a key', () => {
@@ -68,6 +84,21 @@ describe('signingSettingsFromEnv', () => {
         { BATON_SIGNING_KEY_FILE: rsaFile, BATON_SIGNING_KEY_ID: 'a-1' },
         '/env/BATON_SIGNING_KEY_FILE',
         'BATON_SIGNING_KEY_FILE holds a rsa key, not an ed25519 one',
+      ],
+      [
+        { BATON_READER_KEY_FILE: keyFile },
+        '/env/BATON_READER_KEY_ID',
+        'set BATON_READER_KEY_FILE and BATON_READER_KEY_ID together',
+      ],
+      [
+        { BATON_READER_KEY_FILE: rsaFile, BATON_READER_KEY_ID: 'r-1' },
+        '/env/BATON_READER_KEY_FILE',
+        'BATON_READER_KEY_FILE holds a rsa key, not an ed25519 one',
+      ],
+      [
+        { BATON_READER_KEY_FILE: keyFile, BATON_READER_KEY_ID: 'r 1' },
+        '/env/BATON_READER_KEY_ID',
+        'BATON_READER_KEY_ID must be 1 to 128 letters, digits, ".", "_" or "-"',
       ],
       [
         { BATON_SIGNATURES: 'warn', BATON_TRUST_STORE_FILE: join(dir, 'missing.json') },

@@ -1,5 +1,5 @@
 import { configInvalid, optionalSetting, type Env } from '@baton/errors';
-import { SIGNING_KEY_VARIABLES, signingKeyFromFile, type SigningKey } from './message-signer.js';
+import { READER_KEY_VARIABLES, SIGNING_KEY_VARIABLES, signingKeyFromFile, type SigningKey } from './message-signer.js';
 import { SIGNATURE_MODES, type SignatureMode } from './signing-stage.js';
 import { TRUST_STORE_VARIABLE, TrustStore } from './trust-store.js';
 
@@ -9,13 +9,15 @@ export const SIGNATURE_MODE_VARIABLE = 'BATON_SIGNATURES';
 export interface SigningSettings {
   mode: SignatureMode;
   signingKey?: SigningKey;
+  /** A key it reads seals with besides its own (READER_KEY_VARIABLES). */
+  readerKey?: SigningKey;
   trustStore?: TrustStore;
 }
 
 /**
  * BATON_SIGNATURES (off, warn or required; off when unset), BATON_TRUST_STORE_FILE (needed unless
  * off), BATON_SIGNING_KEY_FILE and BATON_SIGNING_KEY_ID (together: the service signs what it
- * writes). Signing does not depend on the mode, so a fleet can start signing before it verifies.
+ * writes), BATON_READER_KEY_FILE and BATON_READER_KEY_ID (together: a key it also reads seals with). Signing does not depend on the mode, so a fleet can start signing before it verifies.
  * Every problem is CONFIG_INVALID naming its variable.
  */
 export function signingSettingsFromEnv(env: Env): SigningSettings {
@@ -36,6 +38,11 @@ export function signingSettingsFromEnv(env: Env): SigningSettings {
     signingKey: signingKeyFromFile(
       optionalSetting(env, SIGNING_KEY_VARIABLES.id),
       optionalSetting(env, SIGNING_KEY_VARIABLES.file),
+    ),
+    readerKey: signingKeyFromFile(
+      optionalSetting(env, READER_KEY_VARIABLES.id),
+      optionalSetting(env, READER_KEY_VARIABLES.file),
+      READER_KEY_VARIABLES,
     ),
     trustStore: mode === 'off' || trustStoreFile === undefined ? undefined : new TrustStore({ file: trustStoreFile }),
   };

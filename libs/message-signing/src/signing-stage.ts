@@ -1,5 +1,5 @@
 import { BatonError } from '@baton/errors';
-import type { WireStage } from '@baton/wire';
+import type { ReadFacts, WireStage } from '@baton/wire';
 import { signMessage, type SigningKey } from './message-signer.js';
 import { verifySignature, type VerifiedSignature } from './signature-verifier.js';
 import { SIGNED_SHAPES, type MessageKind } from './signed-message.js';
@@ -19,6 +19,8 @@ export interface SigningStageOptions {
   mode: SignatureMode;
   /** Signs (or seals) every message written without a signature; without it messages go unsigned. */
   signingKey?: SigningKey;
+  /** A key seals for it are also checked with (see READER_KEY_VARIABLES); it signs nothing. */
+  readerKey?: SigningKey;
   /** Required unless mode is off. */
   trustStore?: TrustStore;
   /** A verification failure in `warn` mode. */
@@ -55,6 +57,13 @@ export function signingStage(options: SigningStageOptions): WireStage {
   if (mode !== 'off' && trustStore === undefined) throw new Error(`signature mode ${mode} needs a trust store`);
   const seals =
     signingKey !== undefined && trustStore !== undefined ? new VerificationSeals(signingKey, trustStore) : undefined;
+  const readerSeals =
+    options.readerKey !== undefined && trustStore !== undefined
+      ? new VerificationSeals(options.readerKey, trustStore)
+      : undefined;
+  /** The key that sealed the value of `digest`, by `header`'s seals for this service's key or its reader key. */
+  const sealerOf = (digest: Buffer, header: string | undefined) =>
+    seals?.sealerOf(digest, header) ?? readerSeals?.sealerOf(digest, header);
   /** The keys this service seals what it writes for; undefined when it signs instead. */
   const sealedFor = (): readonly TrustedKey[] | undefined => {
     if (seals === undefined || !SEALED_KINDS.has(kind)) return undefined;
@@ -84,20 +93,18 @@ export function signingStage(options: SigningStageOptions): WireStage {
       if (mode === 'off') return message;
       const record = message as Record<string, unknown>;
       try {
+        const canCheck = (seals !== undefined || readerSeals !== undefined) && facts !== undefined;
+        // Worked out once, for whichever seal is checked, and kept for a service that seals the value again.
+        const digest = () => ((facts as ReadFacts).digest ??= digestOf((facts as ReadFacts).value));
         // A vouch first: an agent's handoffs carry one, and their sender's seals are not for it.
         const vouched = kind === 'handoff' ? facts?.header(VOUCH_HEADER) : undefined;
-        const sealed = facts?.header(SEAL_HEADER);
-        // Worked out once, for whichever seal is checked, and kept for a service that seals the value again.
-        const digest =
-          seals !== undefined && facts !== undefined && (vouched !== undefined || sealed !== undefined)
-            ? (facts.digest ??= digestOf(facts.value))
-            : undefined;
-        const voucher = digest === undefined ? undefined : (seals as VerificationSeals).sealerOf(digest, vouched);
+        const voucher = canCheck && vouched !== undefined ? sealerOf(digest(), vouched) : undefined;
         if (voucher !== undefined && vouches(voucher)) {
           verifiedAs('sealed', String(shape.senderOf(record)), facts);
           return message;
         }
-        const sealer = digest === undefined ? undefined : (seals as VerificationSeals).sealerOf(digest, sealed);
+        const sealed = facts?.header(SEAL_HEADER);
+        const sealer = canCheck && sealed !== undefined ? sealerOf(digest(), sealed) : undefined;
         if (sealer !== undefined) {
           const sender = shape.senderOf(record);
           if (typeof sender !== 'string' || !signsFor(sealer, sender, signingKey)) {

@@ -45,8 +45,16 @@ export function parseTrustStore(text: string, variable = TRUST_STORE_VARIABLE): 
     }
     if (keys.has(keyId)) throw configInvalid(variable, `${at}: key id ${keyId} is listed twice`);
     const senders = entry.senders;
-    if (!Array.isArray(senders) || senders.length === 0 || !senders.every((s) => typeof s === 'string' && s !== '')) {
-      throw configInvalid(variable, `${at}.senders must list the sender_ids key ${keyId} signs for`);
+    const readsOnly = Object.values(READER_FLAGS).some((flag) => entry[flag] === true);
+    if (
+      !Array.isArray(senders) ||
+      (senders.length === 0 && !readsOnly) ||
+      !senders.every((s) => typeof s === 'string' && s !== '')
+    ) {
+      throw configInvalid(
+        variable,
+        `${at}.senders must list the sender_ids key ${keyId} signs for (none only for a key that reads: handoff_reader or outcome_reader)`,
+      );
     }
     let publicKey: KeyObject;
     try {

@@ -270,6 +270,53 @@ describe('outcome events sealed for their readers', () => {
     );
   });
 
+  it('is sealed once for a reader key the readers share, which each checks with its reader key', () => {
+    const shared = newKeyPair('outcome-readers-1', []);
+    const sharedStore = trustStoreOf([
+      router.entry,
+      sales.entry,
+      tracker.entry,
+      { ...shared.entry, outcome_reader: true },
+    ]);
+    const sharedWriter = signingStage({
+      kind: 'outcome',
+      mode: 'off',
+      signingKey: sales.signingKey,
+      trustStore: sharedStore,
+    });
+    const header = sharedWriter.headers?.(event, eventValue)?.[SEAL_HEADER] as string;
+    expect(header).toMatch(/^x25519-blake2b-128:sales-1:outcome-readers-1=[\w-]{22}$/);
+    const outcomes: string[] = [];
+    const trackerStage = signingStage({
+      kind: 'outcome',
+      mode: 'required',
+      signingKey: tracker.signingKey,
+      readerKey: shared.signingKey,
+      trustStore: sharedStore,
+      onVerified: (outcome) => outcomes.push(outcome),
+    });
+    expect(trackerStage.open(event, readFacts(header))).toBe(event);
+    // Without the reader key the seal is not for it.
+    const withoutReaderKey = signingStage({
+      kind: 'outcome',
+      mode: 'required',
+      signingKey: tracker.signingKey,
+      trustStore: sharedStore,
+    });
+    expect(() => withoutReaderKey.open(event, readFacts(header))).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
+    );
+    expect(outcomes).toEqual(['valid']);
+  });
+
+  it('lets only a key that reads sign for no one', () => {
+    const readerOnly = newKeyPair('readers-1', []);
+    expect(trustStoreOf([{ ...readerOnly.entry, outcome_reader: true }]).size).toBe(1);
+    expect(() => trustStoreOf([readerOnly.entry])).toThrow(
+      'keys[0].senders must list the sender_ids key readers-1 signs for (none only for a key that reads: handoff_reader or outcome_reader)',
+    );
+  });
+
   it('signs with Ed25519 when the trust store names no outcome reader', () => {
     const signing = signingStage({
       kind: 'outcome',

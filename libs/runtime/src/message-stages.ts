@@ -87,6 +87,7 @@ export function messageStages(
         kind,
         mode,
         signingKey: signing.signingKey,
+        readerKey: signing.readerKey,
         trustStore: signing.trustStore,
         onVerified: (outcome) => verifications?.inc({ kind, outcome }),
         onUnverified: (error) =>
