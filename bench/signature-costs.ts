@@ -16,7 +16,15 @@ import {
   keyRingFileText,
   parseKeyRing,
 } from '@baton/field-encryption';
-import { canonicalJson, signMessage, TrustStore, verifySignature } from '@baton/message-signing';
+import {
+  canonicalJson,
+  digestOf,
+  SEAL_HEADER,
+  signingStage,
+  signMessage,
+  TrustStore,
+  verifySignature,
+} from '@baton/message-signing';
 import type { HandoffMessage } from '@baton/protocol';
 import { AvroCodec, HANDOFF_CODEC_SPEC, type SchemaRegistryClient } from '@baton/wire';
 import { TestSigningKeys } from '../test/helpers/signing-keys.js';
@@ -76,7 +84,12 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
   const keys = new TestSigningKeys();
   try {
     const key = keys.issue(SENDER, 'bench-signature-costs');
+    // The handoff's two readers, as a deployment names them: the sender seals for both.
+    const routerKey = keys.issue('router', 'bench-costs-router', ['router'], { reads: ['handoff'] });
+    keys.issue('gateway', 'bench-costs-gateway', ['*'], { reads: ['handoff'] });
     const trustStore = new TrustStore({ file: keys.trustStoreFile });
+    const sealer = signingStage({ kind: 'handoff', mode: 'off', signingKey: key, trustStore });
+    const reader = signingStage({ kind: 'handoff', mode: 'required', signingKey: routerKey, trustStore });
     // A key ring held in memory: reading its file is a service's start, not a message's cost.
     const personalData = fieldEncryptionStage(
       'handoff',
@@ -94,6 +107,11 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
       // What a stage's open hands the verifier: the decoded message as plain fields.
       const received = signed as unknown as Record<string, unknown>;
       const encrypted = personalData.seal(message) as HandoffMessage;
+      const sealHeader = sealer.headers?.(message, bytes)?.[SEAL_HEADER];
+      const sealedFacts = () => ({
+        value: bytes,
+        header: (name: string) => (name === SEAL_HEADER ? sealHeader : undefined),
+      });
       const batches: Record<SignatureOperation, (iterations: number) => void | Promise<void>> = {
         canonicalJson: (n) => {
           for (let i = 0; i < n; i += 1) canonicalJson(message);
@@ -103,6 +121,12 @@ export async function measureSignatureCosts(options: SignatureCostOptions): Prom
         },
         verify: (n) => {
           for (let i = 0; i < n; i += 1) verifySignature('handoff', received, trustStore);
+        },
+        seal: (n) => {
+          for (let i = 0; i < n; i += 1) sealer.headers?.(message, bytes);
+        },
+        checkSeal: (n) => {
+          for (let i = 0; i < n; i += 1) reader.open(message, sealedFacts());
         },
         personalSeal: (n) => {
           for (let i = 0; i < n; i += 1) personalData.seal(message);

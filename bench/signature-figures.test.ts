@@ -24,6 +24,8 @@ const timings = {
   canonicalJson: timing(10),
   sign: timing(40),
   verify: timing(80),
+  seal: timing(4),
+  checkSeal: timing(8),
   personalSeal: timing(30),
   personalOpen: timing(16),
   avroEncode: timing(20),
@@ -36,6 +38,8 @@ describe('costRatios', () => {
       'canonicalJson/avroEncode': 0.5,
       'sign/avroEncode': 2,
       'verify/avroDecode': 0.5,
+      'seal/avroEncode': 0.2,
+      'checkSeal/avroDecode': 0.05,
       'personalSeal/avroEncode': 1.5,
       'personalOpen/avroDecode': 0.1,
     });
@@ -107,9 +111,13 @@ describe('signatureCostLines', () => {
       /^ {4}sign \(canonical JSON \+ Ed25519\) +40\.0 µs {2}\(rounds 36\.0–48\.0\) {2}2\.00x of avroEncode$/,
     );
     expect(lines[3]).toMatch(/verify .* 80\.0 µs .* 0\.50x of avroDecode$/);
-    expect(lines[4]).toMatch(/^ {4}personal data stage: seal .* 30\.0 µs .* 1\.50x of avroEncode$/);
-    expect(lines[7]).toMatch(/^ {4}baseline: Avro decode \+ validate +160\.0 µs {2}\(rounds 144\.0–192\.0\)$/);
-    expect(lines).toHaveLength(8);
+    expect(lines[4]).toMatch(
+      /^ {4}seal for two readers \(BLAKE2b digest \+ 2 MACs\) +4\.0 µs .* 0\.20x of avroEncode$/,
+    );
+    expect(lines[5]).toMatch(/^ {4}check a seal .* 8\.0 µs .* 0\.05x of avroDecode$/);
+    expect(lines[6]).toMatch(/^ {4}personal data stage: seal .* 30\.0 µs .* 1\.50x of avroEncode$/);
+    expect(lines[9]).toMatch(/^ {4}baseline: Avro decode \+ validate +160\.0 µs {2}\(rounds 144\.0–192\.0\)$/);
+    expect(lines).toHaveLength(10);
   });
 });
 

@@ -7,13 +7,16 @@ import type { MicroTiming } from './micro-timing.js';
 import { latencyLine, type LatencySummary } from './stats.js';
 
 /**
- * The operations timed per message: the three of signatures, the personal data stage's two (the
- * other stage a message may go through), and, as their baseline, the codec's two.
+ * The operations timed per message: the three of signatures, the two of seals (what a service
+ * does instead where the trust store names the readers), the personal data stage's two (the other
+ * stage a message may go through), and, as their baseline, the codec's two.
  */
 export const SIGNATURE_OPERATIONS = [
   'canonicalJson',
   'sign',
   'verify',
+  'seal',
+  'checkSeal',
   'personalSeal',
   'personalOpen',
   'avroEncode',
@@ -25,6 +28,8 @@ export const SIGNATURE_OPERATION_LABELS: Readonly<Record<SignatureOperation, str
   canonicalJson: 'canonical JSON (RFC 8785) alone',
   sign: 'sign (canonical JSON + Ed25519)',
   verify: 'verify (canonical JSON + Ed25519 + trust store)',
+  seal: 'seal for two readers (BLAKE2b digest + 2 MACs)',
+  checkSeal: 'check a seal (BLAKE2b digest + MAC + trust store)',
   personalSeal: 'personal data stage: seal (encrypt the fields)',
   personalOpen: 'personal data stage: open (decrypt them)',
   avroEncode: 'baseline: Avro encode (codec, no stages)',
@@ -36,6 +41,8 @@ export const SIGNATURE_BASELINES: Readonly<Partial<Record<SignatureOperation, Si
   canonicalJson: 'avroEncode',
   sign: 'avroEncode',
   verify: 'avroDecode',
+  seal: 'avroEncode',
+  checkSeal: 'avroDecode',
   personalSeal: 'avroEncode',
   personalOpen: 'avroDecode',
 };

@@ -43,9 +43,26 @@ function readValue(codec: HandoffCodec, record: ConsumedRecord, facts: ReadFacts
   return codec.read(record.value, facts);
 }
 
-/** The read facts of a record: its value, and its headers read one at a time as a stage asks. */
+/**
+ * The read facts of a record: its value, and its headers read one at a time as a stage asks. One
+ * object per record, its method on the prototype: a handoff holds its facts until its commit.
+ */
+class RecordFacts implements ReadFacts {
+  readonly value: Buffer;
+  verified?: { senderId: string };
+  digest?: Buffer;
+
+  constructor(private readonly record: ConsumedRecord) {
+    this.value = record.value ?? Buffer.alloc(0);
+  }
+
+  header(name: string): string | undefined {
+    return headerOf(this.record, name);
+  }
+}
+
 export function recordFacts(record: ConsumedRecord): ReadFacts {
-  return { value: record.value ?? Buffer.alloc(0), header: (name) => headerOf(record, name) };
+  return new RecordFacts(record);
 }
 
 /**

@@ -75,6 +75,15 @@ export function messageStages(
       'the changed trust store cannot be used; the keys read before stay in force',
     ),
   );
+  // Each kind and outcome's child counter, looked up once: nearly every message read is counted.
+  const children = new Map<string, Counter.Internal>();
+  const verified = (kind: MessageKind, outcome: string): Counter.Internal | undefined => {
+    if (verifications === undefined) return undefined;
+    const name = `${kind} ${outcome}`;
+    let child = children.get(name);
+    if (child === undefined) children.set(name, (child = verifications.labels({ kind, outcome })));
+    return child;
+  };
   const encryption: WireStages = keyRing === undefined ? {} : personalDataStages(keyRing);
   const stage = (kind: MessageKind): WireStage[] => {
     const mode = (options.verified ?? SIGNED_KINDS).includes(kind) ? signing.mode : 'off';
@@ -89,7 +98,7 @@ export function messageStages(
         signingKey: signing.signingKey,
         readerKey: signing.readerKey,
         trustStore: signing.trustStore,
-        onVerified: (outcome) => verifications?.inc({ kind, outcome }),
+        onVerified: (outcome) => verified(kind, outcome)?.inc(),
         onUnverified: (error) =>
           logger.warn(
             { event: 'signature.unverified', kind, code: error.code, path: error.path, reason: error.message },

@@ -15,7 +15,13 @@ import {
 import { buildHandoff } from '@baton/protocol';
 import { parseRoutingTable, parseSenderPolicy } from '@baton/routing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { judgeReplay, TRUST_REFUSAL_CODES, type ReplayCandidate, type ReplayTrust } from './replay-trust.js';
+import {
+  inboxVouch,
+  judgeReplay,
+  TRUST_REFUSAL_CODES,
+  type ReplayCandidate,
+  type ReplayTrust,
+} from './replay-trust.js';
 
 function keyPair(keyId: string, senders: string[]): { key: SigningKey; entry: Record<string, unknown> } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -29,9 +35,13 @@ const portal = keyPair('portal-1', ['portal']);
 const stranger = keyPair('stranger-1', ['portal']);
 const gateway = keyPair('gateway-1', ['*']);
 const router = keyPair('router-1', ['router']);
+const tech = keyPair('tech-1', ['tech']);
 const dir = mkdtempSync(join(tmpdir(), 'replay-trust-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(join(dir, 'trust.json'), JSON.stringify({ keys: [portal.entry, gateway.entry, router.entry] }));
+writeFileSync(
+  join(dir, 'trust.json'),
+  JSON.stringify({ keys: [portal.entry, gateway.entry, router.entry, tech.entry] }),
+);
 const trustStore = new TrustStore({ file: join(dir, 'trust.json') });
 
 const table = parseRoutingTable('version: 1\nagents: [triage, tech]\nrules: []\ndefault: triage\n');
@@ -124,6 +134,18 @@ describe('judgeReplay', () => {
     expect(reasonOf(judged(sealed(value, 'router-1')))).toBe('SIGNATURE_INVALID');
     expect(reasonOf(judged(sealed(Buffer.from('changed'), 'gateway-1')))).toBe('SIGNATURE_INVALID');
     expect(reasonOf(judged(sealed(value, 'gateway-1', stranger.key)))).toBe('SIGNATURE_INVALID');
+  });
+
+  it("vouches to the inbox's agent for what it let through, as the router would, and to no other topic", () => {
+    const withGateway: ReplayTrust = { ...trust, signingKey: gateway.key };
+    const value = Buffer.from('the replayed value');
+    const vouch = inboxVouch(withGateway, 't.agent.tech.inbox', value);
+    expect(vouch).toMatch(/^x25519-blake2b-128:gateway-1:tech-1=[\w-]{22}$/);
+    const techSeals = new VerificationSeals(tech.key, trustStore);
+    expect(techSeals.sealerOf(digestOf(value), vouch)?.keyId).toBe('gateway-1');
+    expect(techSeals.sealerOf(digestOf(Buffer.from('other bytes')), vouch)).toBeUndefined();
+    expect(inboxVouch(withGateway, 't.handoffs.inbound', value)).toBeUndefined();
+    expect(inboxVouch(trust, 't.agent.tech.inbox', value)).toBeUndefined();
   });
 
   it('checks neither signatures nor a policy the gateway was not given, but still the recorded code', () => {

@@ -1,6 +1,13 @@
 import { BatonError, isBatonError } from '@baton/errors';
 import { readDeadLetterFacts, type ConsumedRecord } from '@baton/kafka';
-import { signingStage, type MessageKind, type SigningKey, type TrustStore } from '@baton/message-signing';
+import {
+  digestOf,
+  signingStage,
+  VerificationSeals,
+  type MessageKind,
+  type SigningKey,
+  type TrustStore,
+} from '@baton/message-signing';
 import { senderMay, type SenderPolicy } from '@baton/routing';
 import { recordFacts } from '@baton/runtime';
 import type { ReadFacts } from '@baton/wire';
@@ -113,6 +120,19 @@ export function judgeReplay(candidate: ReplayCandidate, trust: ReplayTrust): Bat
     `sender "${String(sender)}" may not send ${String(handoffType)} to "${agent}": no rule of the sender policy allows it`,
     '/metadata/sender_id',
   );
+}
+
+/**
+ * The gateway's vouch (the `baton.vouch` header's value) for the agent whose inbox a replay the gate
+ * let through goes to: it verified the dead letter's sender as the router would have, and says so
+ * to that agent, which a sender's seals (made for the router and the gateway) do not reach.
+ * Undefined for another target, without the gateway's key, or when it holds no key of the agent.
+ */
+export function inboxVouch(trust: ReplayTrust, target: string, value: Buffer | null): string | undefined {
+  const agent = trust.inboxAgentOf(target);
+  if (agent === undefined || value === null || trust.trustStore === undefined || trust.signingKey === undefined)
+    return undefined;
+  return new VerificationSeals(trust.signingKey, trust.trustStore).seal(digestOf(value), agent);
 }
 
 /** The gate's view of a dead letter: `decode` reads its value as it travels, without checks. */

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { BatonError, hasErrorCode } from '@baton/errors';
 import type { AuditAction, AuditEntry, ReplayResult } from '@baton/gateway-api';
 import { readDeadLetterFacts, type ConsumedRecord, type TransactionalSender } from '@baton/kafka';
+import { VOUCH_HEADER } from '@baton/message-signing';
 import type { HandoffCodec } from '@baton/wire';
 import { auditRecord } from '../audit/audit-trail.js';
 import { deadLetterId } from '../dead-letters/dead-letter-store.js';
 import { replayedRecord } from './replay-record.js';
-import { judgeReplay, replayCandidate, type ReplayTrust } from './replay-trust.js';
+import { inboxVouch, judgeReplay, replayCandidate, type ReplayTrust } from './replay-trust.js';
 
 export interface ReplayRequest {
   actor: string;
@@ -89,6 +90,10 @@ export class Replayer {
       { replayId: auditId, actor: request.actor, from: `${letter.topic}/${id}` },
       { newMessageId: request.newMessageId ?? false, codec: this.options.codec },
     );
+    // Only what the gate let through: an overridden refusal reaches its agent unvouched, to be checked there.
+    const vouch =
+      refusal === undefined ? inboxVouch(this.options.trust, target, record.value as Buffer | null) : undefined;
+    if (vouch !== undefined) record.headers = { ...record.headers, [VOUCH_HEADER]: vouch };
     const entry: AuditEntry = {
       ...this.entry(auditId, 'replay', request.actor, request.reason, letter.topic),
       id,
