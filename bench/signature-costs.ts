@@ -18,7 +18,6 @@ import {
 } from '@baton/field-encryption';
 import {
   canonicalJson,
-  digestOf,
   SEAL_HEADER,
   signingStage,
   signMessage,

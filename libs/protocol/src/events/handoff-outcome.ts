@@ -50,8 +50,8 @@ export interface HandoffOutcome {
   /** The handoff's context.workflow_state, e.g. ROUND_2_REVIEW. */
   workflow_state?: string;
   /**
-   * `ed25519:<key id>:<signature>` by a key that signs for agent_id, or the writer's seals for the
-   * readers of outcome events (`x25519-hmac-sha256:…`, comma-separated; @baton/message-signing).
+   * `ed25519:<key id>:<signature>` by a key that signs for agent_id; absent when the writer sealed
+   * the event for its readers instead, in the record's `baton.seal` header (@baton/message-signing).
    */
   signature?: string;
 }
