@@ -14,6 +14,7 @@ import {
 } from '@baton/message-signing';
 import { buildHandoff } from '@baton/protocol';
 import { parseRoutingTable, parseSenderPolicy } from '@baton/routing';
+import { recordFacts } from '@baton/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   inboxVouch,
@@ -123,7 +124,16 @@ describe('judgeReplay', () => {
     const value = Buffer.from('the dead letter value');
     const sealed = (bytes: Buffer, reader: string, sender = portal.key) => {
       const seal = new VerificationSeals(sender, trustStore).sealFor(digestOf(value), [trustStore.keyFor(reader)!]);
-      return { value: bytes, header: (name: string) => (name === SEAL_HEADER ? seal : undefined) };
+      // The facts of a consumed record, as the gateway reads a dead letter: the gate must not lose their `this`.
+      return recordFacts({
+        topic: 't.dlq',
+        partition: 0,
+        offset: '0',
+        key: null,
+        value: bytes,
+        headers: seal === undefined ? {} : { [SEAL_HEADER]: seal },
+        timestamp: '0',
+      });
     };
     const withGateway: ReplayTrust = { ...trust, signingKey: gateway.key };
     const unsigned = handoff();

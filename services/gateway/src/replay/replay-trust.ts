@@ -91,10 +91,9 @@ export function judgeReplay(candidate: ReplayCandidate, trust: ReplayTrust): Bat
   let sender: unknown;
   if (trust.trustStore !== undefined) {
     const { trustStore, signingKey } = trust;
-    const facts: ReadFacts | undefined = candidate.facts && {
-      value: candidate.facts.value,
-      header: candidate.facts.header,
-    };
+    // Facts of its own, so that what the stage learns (the verified sender) stays with this judgement.
+    const read = candidate.facts;
+    const facts: ReadFacts | undefined = read && { value: read.value, header: (name) => read.header(name) };
     try {
       signingStage({ kind: kindOf(message), mode: 'required', signingKey, trustStore }).open(message, facts);
       sender = facts?.verified?.senderId;
