@@ -1,12 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKafka, DLQ_HEADERS, deadLetterTopic, RecordProducer, type TopicNames } from '@baton/kafka';
-import { signMessage, VOUCH_HEADER, type SigningKey } from '@baton/message-signing';
+import {
+  digestOf,
+  SEAL_HEADER,
+  signMessage,
+  TrustStore,
+  VerificationSeals,
+  VOUCH_HEADER,
+  type SigningKey,
+} from '@baton/message-signing';
 import { buildHandoff, buildLifecycleMessage, type HandoffMessage, type Immutable } from '@baton/protocol';
+import { handoffHeaders } from '@baton/runtime';
 import { EventsCodec, SchemaRegistryClient } from '@baton/wire';
 import {
   TestSigningKeys,
@@ -145,6 +154,61 @@ describe('signed handoffs (BATON_SIGNATURES=required)', () => {
     );
     expect(keyIdOf(reply)).toBe('level3-network-expert-agent-2026-11');
     expect(letterCodes(inboundDlq, 'task-abc-456')).toEqual([]);
+  });
+
+  it('takes a handoff sealed in Java with the JDK alone from docs/security.md, and dead-letters a changed seal or value', async () => {
+    const taskId = uniqueName('task');
+    const request = userRequest(taskId, 'Thanks!');
+    // The record value exactly as Kafka carries it: Baton's unsigned handoff codec, wire format and all.
+    const value = rig.codec.encode(request);
+    const valueFile = join(keys.dir, `${taskId}.value`);
+    writeFileSync(valueFile, value);
+    // This rig's trust store marks no handoff_reader (so every writer signs, as the other tests
+    // assert): the sender seals for the router's own key, which the router checks all the same.
+    const trustStore = new TrustStore({ file: keys.trustStoreFile });
+    const routerKeys = trustStore.keysSigningFor('router');
+    const entries = (
+      JSON.parse(readFileSync(keys.trustStoreFile, 'utf8')) as { keys: { key_id: string; public_key: string }[] }
+    ).keys;
+    const recipients = routerKeys.map((key) => {
+      const file = join(keys.dir, `${key.keyId}.public.pem`);
+      writeFileSync(file, entries.find((entry) => entry.key_id === key.keyId)!.public_key);
+      return `${key.keyId}=${file}`;
+    });
+    // The private key goes on stdin: never on a command line.
+    const seal = execFileSync(
+      'java',
+      ['test/fixtures/signing/SealRecord.java', valueFile, firstUserKey.keyId, ...recipients],
+      { input: keys.pemOf(USER), encoding: 'utf8' },
+    );
+    expect(seal).toMatch(/^x25519-blake2b-128:chat-frontend-2026-11:router-2026-11=[A-Za-z0-9_-]{22}$/);
+    // Baton's own seal of the same bytes is the same: X25519 and BLAKE2b are deterministic.
+    expect(new VerificationSeals(firstUserKey, trustStore).sealFor(digestOf(value), routerKeys)).toBe(seal);
+
+    // One character of the MAC changed; one byte of the value changed (the summary's "!" made "?").
+    const macAt = seal.indexOf('=') + 1;
+    const changedSeal = `${seal.slice(0, macAt)}${seal[macAt] === 'A' ? 'B' : 'A'}${seal.slice(macAt + 1)}`;
+    const changedValue = Buffer.from(value);
+    changedValue[changedValue.indexOf('Thanks!') + 'Thanks'.length] = '?'.charCodeAt(0);
+    const record = (bytes: Buffer, header: string) => ({
+      topic: topics.inbound,
+      key: taskId,
+      value: bytes,
+      headers: { ...handoffHeaders(request), [SEAL_HEADER]: header },
+    });
+    const producer = new RecordProducer(createKafka({ brokers: inject('kafkaBrokers'), clientId: uniqueName('raw') }));
+    try {
+      // Same task, same partition: once the sealed one is processed, the two before it have been.
+      await producer.send([record(value, changedSeal), record(changedValue, seal), record(value, seal)]);
+    } finally {
+      await producer.disconnect();
+    }
+    expect(await outcomeOf(request, TRIAGE)).toMatchObject({ outcome: 'COMPLETED' });
+    await waitFor(() => letterCodes(inboundDlq, taskId).length === 2, {
+      description: 'the dead letters of the changed seal and the changed value',
+      timeoutMs: FLOW_TIMEOUT_MS,
+    });
+    expect(letterCodes(inboundDlq, taskId)).toEqual(['SIGNATURE_INVALID', 'SIGNATURE_INVALID']);
   });
 
   it('completes the customer-service refund: the user, triage and issues and repairs each signing', async () => {
