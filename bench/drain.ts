@@ -14,6 +14,8 @@
  * DRAIN_NODE_OPTIONS replaces the services' and relays' Node options (services/node.env) for the
  * run, e.g. `--max-semi-space-size=8 --max-old-space-size=512`. DRAIN_PROFILE_DIR=<dir> writes a CPU
  * profile of each of them there, of the measured pass only (bench/cpu-profile.mjs).
+ * DRAIN_SIGNATURES=required runs the router and the agent with signatures required, the handoffs
+ * sealed by their sender, as `npm run bench:signatures` does: where a signed handoff's time goes.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -24,6 +26,7 @@ import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicN
 import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { SERVICE_NODE_OPTIONS_FILE } from '../scripts/lib/service-node-args.js';
 import { ArrivalObserver } from './arrival-observer.js';
+import { benchSigning, SIGNATURES_OFF_ENV, type BenchSigning } from './bench-signing.js';
 import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
 import { waitForCount, withDeadline } from './deadline.js';
 import { clockTicksPerSecond, findListeningPid, treeCpuTicks } from './proc-stat.js';
@@ -65,6 +68,9 @@ const nodeOptions =
     ? process.env.DRAIN_NODE_OPTIONS
     : `${process.env.DRAIN_NODE_OPTIONS ?? serviceNodeOptions()} --import=${fileURLToPath(new URL('cpu-profile.mjs', import.meta.url))}`;
 if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
+const signatures = process.env.DRAIN_SIGNATURES ?? 'off';
+if (signatures !== 'off' && signatures !== 'required')
+  throw new Error(`DRAIN_SIGNATURES must be off or required, not "${signatures}"`);
 
 const infrastructure = await provisionInfrastructure();
 const brokers = infrastructure.kafkaBrokers;
@@ -81,15 +87,21 @@ const kafka = createKafka({ brokers, clientId: 'drain', security: kafkaSecurityF
 const producer = new RecordProducer(kafka);
 const chain = relayTopics(topics.prefix, 'transaction');
 let observer: ArrivalObserver | undefined;
+let signing: BenchSigning | undefined;
 try {
   const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
+  if (signatures === 'required') signing = await benchSigning(registry, AGENT);
   await createTopics(
     kafka,
     Object.values(chain).map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })),
   );
   // The agent first, so the router reads its registration before it routes.
-  const agent = await processes.start(AGENT, 'bench/bench-agent.ts');
-  const router = await processes.start('router', 'services/router/src/main.ts');
+  const agent = await processes.start(AGENT, 'bench/bench-agent.ts', signing?.agentEnv ?? SIGNATURES_OFF_ENV);
+  const router = await processes.start(
+    'router',
+    'services/router/src/main.ts',
+    signing?.routerEnv ?? SIGNATURES_OFF_ENV,
+  );
   const relays = await Promise.all(
     [
       [chain.in, chain.mid],
@@ -102,7 +114,7 @@ try {
       }),
     ),
   );
-  const codec = await createHandoffCodec(registry);
+  const codec = signing?.codec ?? (await createHandoffCodec(registry));
   const arrivals = new ArrivalObserver({
     brokers,
     recordTopics: [topics.agentInbox(AGENT), chain.mid, chain.out],
@@ -184,6 +196,7 @@ try {
   await observer?.stop().catch(() => undefined);
   await producer.disconnect().catch(() => undefined);
   await processes.stopAll();
+  signing?.cleanup();
   await deleteRunTopics(brokers, topics.prefix, progress);
   await infrastructure.stop();
 }

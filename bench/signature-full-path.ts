@@ -15,11 +15,10 @@
  * of the same tree, the unsigned pass alone from 3,353/s to 5,211/s.
  */
 import { topicNames, type OutputRecord, type RecordProducer, type TopicNames } from '@baton/kafka';
-import { signingStage, TrustStore } from '@baton/message-signing';
 import { AvroCodec, HANDOFF_CODEC_SPEC, type HandoffCodec, type SchemaRegistryClient } from '@baton/wire';
 import type { RunningService } from '../scripts/lib/service-supervisor.js';
-import { TestSigningKeys } from '../test/helpers/signing-keys.js';
 import { ArrivalObserver } from './arrival-observer.js';
+import { benchSigning, SIGNATURES_OFF_ENV, type BenchSigning } from './bench-signing.js';
 import type { BenchProcesses } from './bench-processes.js';
 import { waitForCount, withDeadline } from './deadline.js';
 import { clockTicksPerSecond, treeCpuTicks } from './proc-stat.js';
@@ -34,7 +33,7 @@ import {
   type SignedPathRun,
 } from './signature-figures.js';
 import { pairedSummary } from './stats.js';
-import { BENCH_SENDER, statusUpdateRecords } from './throughput-bench.js';
+import { statusUpdateRecords } from './throughput-bench.js';
 
 /**
  * Rounds of the pair: more than the exactly-once pairs' 5, as each side's pass is under a second
@@ -72,35 +71,14 @@ interface Side {
 
 export async function benchSignedPath(options: SignedPathOptions): Promise<SignedPathResult> {
   const { registry, agentId, progress, count } = options;
-  // Private keys 0600 in a fresh temp dir (0700), the trust store beside them; all removed at the end.
-  const keys = new TestSigningKeys();
+  let signing: BenchSigning | undefined;
   const sides: Side[] = [];
   try {
-    const publisherKey = keys.issue(BENCH_SENDER, 'bench-publisher');
-    // As in a deployment (npm start --secure's keys): the router and the gateway read handoffs from
-    // their senders, the tracker and the gateway outcome events from their writers through the key
-    // they share, and each writer seals what it writes for them (the tracker and the gateway do not
-    // run here; their keys are what the writers see).
-    keys.issue(ROUTER, 'bench-router', [ROUTER], { reads: ['handoff'] });
-    keys.issue(agentId, 'bench-agent');
-    keys.issue('gateway', 'bench-gateway', ['*'], { reads: ['handoff'] });
-    keys.issue('outcome-readers', 'bench-outcome-readers', [], { reads: ['outcome'] });
+    signing = await benchSigning(registry, agentId);
     const unsigned = new AvroCodec(registry, HANDOFF_CODEC_SPEC);
-    // The publisher seals as the handoffs' sender; encoding happens before a pass is timed, as in the throughput rows.
-    const signing = new AvroCodec(registry, HANDOFF_CODEC_SPEC, [
-      signingStage({
-        kind: 'handoff',
-        mode: 'off',
-        signingKey: publisherKey,
-        trustStore: new TrustStore({ file: keys.trustStoreFile }),
-      }),
-    ]);
-    await Promise.all([unsigned.register(), signing.register()]);
-
-    // Explicitly off, whatever the shell running the bench has set.
-    const offEnv = { BATON_SIGNATURES: 'off', BATON_SIGNING_KEY_FILE: '', BATON_SIGNING_KEY_ID: '' };
-    sides.push(await startSide(options, 'off', unsigned, offEnv, offEnv));
-    sides.push(await startSide(options, 'required', signing, keys.envFor(ROUTER), keys.envFor(agentId)));
+    await unsigned.register();
+    sides.push(await startSide(options, 'off', unsigned, SIGNATURES_OFF_ENV, SIGNATURES_OFF_ENV));
+    sides.push(await startSide(options, 'required', signing.codec, signing.routerEnv, signing.agentEnv));
     const [off, required] = sides as [Side, Side];
 
     progress(`signatures: ${count} handoffs of warm-up through each pair`);
@@ -137,7 +115,7 @@ export async function benchSignedPath(options: SignedPathOptions): Promise<Signe
         await Promise.all(side.processes.map((service) => options.processes.stop(service)));
       }),
     );
-    keys.cleanup();
+    signing?.cleanup();
   }
 }
 
