@@ -47,6 +47,14 @@ describe('VerificationSeals', () => {
     const at = seal.indexOf('=') + 1;
     const flipped = `${seal.slice(0, at)}${seal[at] === 'A' ? 'B' : 'A'}${seal.slice(at + 1)}`;
     expect(salesSeals.sealerOf(digest, flipped)).toBeUndefined();
+    // Each of its 22 characters changed in turn, then one left off or one added: none is the MAC.
+    expect(salesSeals.sealerOf(digest, seal)?.keyId).toBe('router-1');
+    for (let index = at; index < seal.length; index += 1) {
+      const changed = `${seal.slice(0, index)}${seal[index] === '-' ? '_' : '-'}${seal.slice(index + 1)}`;
+      expect(salesSeals.sealerOf(digest, changed), `character ${index - at}`).toBeUndefined();
+    }
+    expect(salesSeals.sealerOf(digest, seal.slice(0, -1))).toBeUndefined();
+    expect(salesSeals.sealerOf(digest, `${seal}A`)).toBeUndefined();
     expect(salesSeals.sealerOf(digest, undefined)).toBeUndefined();
     expect(salesSeals.sealerOf(digest, 'x25519-blake2b-128:router-1:sales-1')).toBeUndefined();
     expect(salesSeals.sealerOf(digest, `ed25519:${seal.split(':').slice(1).join(':')}`)).toBeUndefined();

@@ -1,7 +1,8 @@
 import { KeyRingFile, personalDataStages, storedContextStage } from '@baton/field-encryption';
 import { signingStage, type MessageKind } from '@baton/message-signing';
 import type { WireStage, WireStages } from '@baton/wire';
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { HotCounter } from './hot-counter.js';
 import type { Logger } from './logger.js';
 import { METRIC_NAMES } from './metrics.js';
 import type { ServiceConfig } from './service-config.js';
@@ -61,9 +62,10 @@ export function messageStages(
   } = {},
 ): Required<WireStages> {
   const { signing } = config;
+  // Nearly every message read is counted: a HotCounter, as prom-client's Counter hashes the labels of each inc.
   const verifications =
     metrics &&
-    new Counter({
+    new HotCounter({
       name: METRIC_NAMES.signatureVerifications,
       help: 'Signatures verified on messages read, by kind (handoff, lifecycle, outcome) and outcome (valid, sealed or the failure code)',
       labelNames: ['kind', 'outcome'],
@@ -75,15 +77,6 @@ export function messageStages(
       'the changed trust store cannot be used; the keys read before stay in force',
     ),
   );
-  // Each kind and outcome's child counter, looked up once: nearly every message read is counted.
-  const children = new Map<string, Counter.Internal>();
-  const verified = (kind: MessageKind, outcome: string): Counter.Internal | undefined => {
-    if (verifications === undefined) return undefined;
-    const name = `${kind} ${outcome}`;
-    let child = children.get(name);
-    if (child === undefined) children.set(name, (child = verifications.labels({ kind, outcome })));
-    return child;
-  };
   const encryption: WireStages = keyRing === undefined ? {} : personalDataStages(keyRing);
   const stage = (kind: MessageKind): WireStage[] => {
     const mode = (options.verified ?? SIGNED_KINDS).includes(kind) ? signing.mode : 'off';
@@ -98,7 +91,7 @@ export function messageStages(
         signingKey: signing.signingKey,
         readerKey: signing.readerKey,
         trustStore: signing.trustStore,
-        onVerified: (outcome) => verified(kind, outcome)?.inc(),
+        onVerified: (outcome) => verifications?.inc(kind, outcome),
         onUnverified: (error) =>
           logger.warn(
             { event: 'signature.unverified', kind, code: error.code, path: error.path, reason: error.message },
