@@ -371,6 +371,34 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     }
   });
 
+  it('commits past the commit marker of the transaction it read, so a consumed partition lags by nothing', async () => {
+    const setup = await setUp();
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    // Written as the router writes an inbox: three records in one transaction, offsets 0 to 2, its
+    // commit marker at 3.
+    const writer = rawKafkajs(brokers, uniqueName('writer')).producer({
+      transactionalId: uniqueName('writer'),
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
+    await writer.connect();
+    cleanups.push(() => writer.disconnect());
+    const transaction = await writer.transaction();
+    await transaction.send({
+      topic: setup.topic,
+      messages: ['m-1', 'm-2', 'm-3'].map((id, seq) => ({
+        key: 't-1',
+        value: JSON.stringify({ id, task: 't-1', seq }),
+      })),
+    });
+    await transaction.commit();
+    await waitFor(() => out.records.length === 3, { description: 'three outputs' });
+    // 4, past the marker; 3 would leave the group one offset behind for ever: a lag of 1 on an idle partition.
+    await waitFor(async () => (await committedOffset(setup.topic)) === '4', { description: 'offset 4 committed' });
+    expect(values(out)).toEqual(['m-1', 'm-2', 'm-3']);
+  });
+
   it('commits many messages per transaction', async () => {
     const transactions: number[] = [];
     const setup = await setUp(1, { observer: { transactionCommitted: ({ messages }) => transactions.push(messages) } });

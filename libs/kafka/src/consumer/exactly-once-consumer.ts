@@ -159,6 +159,10 @@ export class ExactlyOnceConsumer<T> {
           // rebalance that left the partition here), or the worker stopped, checked above next.
           if (!worker.receive(record, bytes)) this.room.give(1, bytes);
         }
+        // Every record handed over: the fetch's end is known to be committed data or records a
+        // read_committed consumer never delivers. An empty batch's lastOffset is the high
+        // watermark's, which may lie inside a transaction still open: only a batch with records counts.
+        if (!batch.isEmpty()) worker.fetchedThrough(Number(batch.lastOffset()));
       },
     });
     this.running = true;

@@ -27,6 +27,25 @@ describe('OffsetTracker', () => {
     expect(tracker.unfinishedCount).toBe(0);
   });
 
+  it('commits past the records a fetch ended in but did not hand over, once all before them finished', () => {
+    const tracker = new OffsetTracker();
+    tracker.begin(3);
+    tracker.begin(4);
+    // Offset 5 is the commit marker of the transaction that wrote 3 and 4.
+    tracker.skipTo(6);
+    tracker.finish(4);
+    expect(tracker.committable()).toBe(3);
+    tracker.finish(3);
+    expect(tracker.committable()).toBe(6);
+    expect(tracker.hasReceived(5)).toBe(true);
+    // A skip never goes back, and the next record comes after it.
+    tracker.skipTo(4);
+    expect(tracker.committable()).toBe(6);
+    tracker.begin(7);
+    expect(tracker.committable()).toBe(7);
+    expect(() => tracker.skipTo(-1)).toThrow(RangeError);
+  });
+
   it('knows which offsets it received, so a redelivery is recognised', () => {
     const tracker = new OffsetTracker();
     tracker.begin(3);

@@ -30,6 +30,17 @@ export class OffsetTracker {
     return this.next !== undefined && offset < this.next;
   }
 
+  /**
+   * Notes that the offsets before `offset` hold nothing more to deliver: a fetch ended in records
+   * it does not hand over (the commit marker of a transaction, records of an aborted one). Once
+   * everything received is finished, the committable offset is past them, as a Java consumer's
+   * position is: a partition written by transactions otherwise lags by its last marker for ever.
+   */
+  skipTo(offset: number): void {
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset ${offset} is not a safe integer`);
+    if (this.next === undefined || offset > this.next) this.next = offset;
+  }
+
   finish(offset: number): void {
     this.finished.add(offset);
   }

@@ -156,6 +156,15 @@ export class PartitionWorker<T> {
   }
 
   /**
+   * Notes that the fetch whose records were all handed to `receive` ended at offset `lastOffset`,
+   * past its last record when it ended in a transaction's commit marker or an aborted transaction's
+   * records: the next commit goes past them (OffsetTracker.skipTo).
+   */
+  fetchedThrough(lastOffset: number): void {
+    if (this.state === 'running') this.offsets.skipTo(lastOffset + 1);
+  }
+
+  /**
    * Stops taking work and drops pending retries: the next owner gets them again from the committed
    * offset. With `drain`, the messages whose handlers are running finish and are committed first;
    * those waiting for a handler slot are left to the next owner too. Idempotent.

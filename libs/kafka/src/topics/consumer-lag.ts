@@ -26,7 +26,8 @@ export interface PartitionLag {
  * Lag per partition: the end offset minus the committed one, never below 0. A partition the group
  * has not committed yet counts from its low watermark (all it still holds is unread). The count is
  * of offsets, not records: a topic written by transactions ends in commit markers, which take an
- * offset each, so a fully consumed partition may show 1.
+ * offset each. ExactlyOnceConsumer commits past a marker fetched with its transaction's records;
+ * one fetched alone is counted until the partition's next commit.
  */
 export function consumerLag(
   watermarks: readonly PartitionWatermarks[],
