@@ -1,6 +1,8 @@
 // First of all: kafkajs must load with the fixed read_committed filter, produce encoding, produce
-// request and key hash (see read-committed.ts, produce-encoding.ts, produce-request.ts, murmur2.ts).
+// request, key hash and transaction offsets (see read-committed.ts, produce-encoding.ts,
+// produce-request.ts, murmur2.ts, transaction-offsets.ts).
 import './kafkajs-fixes/read-committed.js';
+import './kafkajs-fixes/transaction-offsets.js';
 import './kafkajs-fixes/produce-encoding.js';
 import './kafkajs-fixes/produce-request.js';
 import './kafkajs-fixes/murmur2.js';
