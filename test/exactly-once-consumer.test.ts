@@ -371,12 +371,11 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     }
   });
 
-  it('commits past the commit marker of the transaction it read, so a consumed partition lags by nothing', async () => {
+  it('commits past the commit marker of the transaction it read, and past an aborted one, so a consumed partition lags by nothing', async () => {
     const setup = await setUp();
     const out = await setup.collect(setup.output);
     await setup.startConsumer();
-    // Written as the router writes an inbox: three records in one transaction, offsets 0 to 2, its
-    // commit marker at 3.
+    // Written as the router writes an inbox: transactions.
     const writer = rawKafkajs(brokers, uniqueName('writer')).producer({
       transactionalId: uniqueName('writer'),
       idempotent: true,
@@ -384,19 +383,23 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     });
     await writer.connect();
     cleanups.push(() => writer.disconnect());
-    const transaction = await writer.transaction();
-    await transaction.send({
-      topic: setup.topic,
-      messages: ['m-1', 'm-2', 'm-3'].map((id, seq) => ({
-        key: 't-1',
-        value: JSON.stringify({ id, task: 't-1', seq }),
-      })),
-    });
-    await transaction.commit();
+    const messages = (ids: string[]) =>
+      ids.map((id, seq) => ({ key: 't-1', value: JSON.stringify({ id, task: 't-1', seq }) }));
+    // Three records, offsets 0 to 2, and the commit marker at 3.
+    const committed = await writer.transaction();
+    await committed.send({ topic: setup.topic, messages: messages(['m-1', 'm-2', 'm-3']) });
+    await committed.commit();
     await waitFor(() => out.records.length === 3, { description: 'three outputs' });
     // 4, past the marker; 3 would leave the group one offset behind for ever: a lag of 1 on an idle partition.
     await waitFor(async () => (await committedOffset(setup.topic)) === '4', { description: 'offset 4 committed' });
+    // Two records aborted, 4 and 5, and the abort marker at 6: a fetch with nothing to hand over,
+    // committed by a transaction of the offset alone.
+    const aborted = await writer.transaction();
+    await aborted.send({ topic: setup.topic, messages: messages(['a-1', 'a-2']) });
+    await aborted.abort();
+    await waitFor(async () => (await committedOffset(setup.topic)) === '7', { description: 'offset 7 committed' });
     expect(values(out)).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(setup.handled.map((entry) => entry.id)).toEqual(['m-1', 'm-2', 'm-3']);
   });
 
   it('commits many messages per transaction', async () => {

@@ -128,6 +128,11 @@ export class ExactlyOnceConsumer<T> {
     this.consumer.on(this.consumer.events.CRASH, () => {
       this.running = false;
     });
+    // kafkajs hands no batch of a fetch that held only such records (a marker alone) to eachBatch.
+    this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      const worker = this.slots.get(payload.partition)?.worker;
+      if (payload.batchSize === 0 && worker) fetchedThrough(worker, payload.firstOffset, payload.lastOffset);
+    });
     await this.consumer.subscribe({ topic, fromBeginning: true });
     await this.consumer.run({
       autoCommit: false,
@@ -159,10 +164,9 @@ export class ExactlyOnceConsumer<T> {
           // rebalance that left the partition here), or the worker stopped, checked above next.
           if (!worker.receive(record, bytes)) this.room.give(1, bytes);
         }
-        // Every record handed over: the fetch's end is known to be committed data or records a
-        // read_committed consumer never delivers. An empty batch's lastOffset is the high
-        // watermark's, which may lie inside a transaction still open: only a batch with records counts.
-        if (!batch.isEmpty()) worker.fetchedThrough(Number(batch.lastOffset()));
+        // Every record handed over: what the fetch held after them is a commit marker or records of
+        // an aborted transaction, which a read_committed consumer never delivers.
+        fetchedThrough(worker, batch.firstOffset(), batch.lastOffset());
       },
     });
     this.running = true;
@@ -201,7 +205,7 @@ export class ExactlyOnceConsumer<T> {
           await producer.disconnect();
           return;
         }
-        slot.worker = this.createWorker(partition, producer);
+        slot.worker = this.createWorker(partition, producer, Number(offset));
         // Whatever kafkajs fetched before this point is stale: reading goes on from the committed offset.
         this.consumer.seek({ topic, partition, offset });
         this.consumer.resume([{ topic, partitions: [partition] }]);
@@ -248,11 +252,12 @@ export class ExactlyOnceConsumer<T> {
     return watermarks.find((entry) => entry.partition === partition)?.low ?? '0';
   }
 
-  private createWorker(partition: number, producer: Producer): PartitionWorker<T> {
+  private createWorker(partition: number, producer: Producer, startOffset: number): PartitionWorker<T> {
     const { groupId, topic } = this.options;
     return new PartitionWorker<T>({
       topic,
       partition,
+      startOffset,
       groupId,
       instanceId: this.options.instanceId,
       deadLetterTopic: deadLetterTopic(topic),
@@ -303,4 +308,13 @@ export class ExactlyOnceConsumer<T> {
     })();
     return this.closing;
   }
+}
+
+/**
+ * Tells `worker` what a fetch held, from `first` to `last`. A fetch with nothing at or after the
+ * offset it asked for (first: null) tells nothing: kafkajs's lastOffset is then the high
+ * watermark's, which may lie inside a transaction still open.
+ */
+function fetchedThrough(worker: PartitionWorker<unknown>, first: string | null, last: string): void {
+  if (first !== null) worker.fetchedThrough(Number(first), Number(last));
 }

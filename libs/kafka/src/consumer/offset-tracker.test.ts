@@ -32,18 +32,34 @@ describe('OffsetTracker', () => {
     tracker.begin(3);
     tracker.begin(4);
     // Offset 5 is the commit marker of the transaction that wrote 3 and 4.
-    tracker.skipTo(6);
+    tracker.skipThrough(3, 5);
     tracker.finish(4);
     expect(tracker.committable()).toBe(3);
     tracker.finish(3);
     expect(tracker.committable()).toBe(6);
     expect(tracker.hasReceived(5)).toBe(true);
     // A skip never goes back, and the next record comes after it.
-    tracker.skipTo(4);
+    tracker.skipThrough(3, 4);
     expect(tracker.committable()).toBe(6);
     tracker.begin(7);
     expect(tracker.committable()).toBe(7);
-    expect(() => tracker.skipTo(-1)).toThrow(RangeError);
+    expect(() => tracker.skipThrough(5, 4)).toThrow(RangeError);
+  });
+
+  it('skips a fetch of markers alone from where reading starts, and none that leaves a gap before it', () => {
+    // Reading starts at the committed offset 10; the fetch there brings one marker, at 10.
+    const tracker = new OffsetTracker(10);
+    expect(tracker.committable()).toBe(10);
+    expect(tracker.hasReceived(9)).toBe(true);
+    expect(tracker.hasReceived(10)).toBe(false);
+    tracker.skipThrough(10, 10);
+    expect(tracker.committable()).toBe(11);
+    // Markers at 14 and 15 while 11 to 13 have not been received: nothing is skipped.
+    tracker.skipThrough(14, 15);
+    expect(tracker.committable()).toBe(11);
+    expect(tracker.hasReceived(11)).toBe(false);
+    tracker.begin(11);
+    expect(tracker.committable()).toBe(11);
   });
 
   it('knows which offsets it received, so a redelivery is recognised', () => {

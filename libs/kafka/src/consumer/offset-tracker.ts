@@ -15,6 +15,13 @@ export class OffsetTracker {
   private readonly finished = new Set<number>();
   private next: number | undefined;
 
+  /** `from`: the offset reading starts at (the committed one), when known; before it everything counts as received. */
+  constructor(from?: number) {
+    if (from !== undefined && (!Number.isSafeInteger(from) || from < 0))
+      throw new RangeError(`offset ${from} is not a safe integer`);
+    this.next = from;
+  }
+
   /** Notes that `offset` was received and is not finished yet; offsets come in increasing order. */
   begin(offset: number): void {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset ${offset} is not a safe integer`);
@@ -31,14 +38,18 @@ export class OffsetTracker {
   }
 
   /**
-   * Notes that the offsets before `offset` hold nothing more to deliver: a fetch ended in records
-   * it does not hand over (the commit marker of a transaction, records of an aborted one). Once
-   * everything received is finished, the committable offset is past them, as a Java consumer's
-   * position is: a partition written by transactions otherwise lags by its last marker for ever.
+   * Notes that a fetch ended, from `first` to `last`, in offsets it does not hand over (the commit
+   * marker of a transaction, records of an aborted one), after any records it did. Once everything
+   * received is finished, the committable offset is past them, as a Java consumer's position is:
+   * a partition written by transactions otherwise lags by its last marker for ever. Ignored when
+   * `first` lies beyond the next offset expected: offsets before it were not received.
    */
-  skipTo(offset: number): void {
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset ${offset} is not a safe integer`);
-    if (this.next === undefined || offset > this.next) this.next = offset;
+  skipThrough(first: number, last: number): void {
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || first < 0 || last < first) {
+      throw new RangeError(`offsets ${first} to ${last} are not a range of safe integers`);
+    }
+    if (this.next !== undefined && first > this.next) return;
+    if (this.next === undefined || last + 1 > this.next) this.next = last + 1;
   }
 
   finish(offset: number): void {

@@ -20,6 +20,8 @@ import { MAX_REQUEST_BYTES, produceRequests, recordBytes, type TransactionRecord
 export interface PartitionWorkerSettings<T> {
   topic: string;
   partition: number;
+  /** The partition's committed offset, where reading starts. */
+  startOffset: number;
   groupId: string;
   instanceId: string;
   deadLetterTopic: string;
@@ -113,7 +115,9 @@ interface RetryLater {
  * its committed offset.
  */
 export class PartitionWorker<T> {
-  private readonly offsets = new OffsetTracker();
+  private readonly offsets: OffsetTracker;
+  /** The offset the last transaction committed (at first, the one reading started from). */
+  private committedOffset: number;
   private readonly lanes = new KeyLanes<ConsumedRecord>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   /** Messages in a transaction not committed yet, by id: a redelivery meanwhile is a duplicate. */
@@ -134,7 +138,10 @@ export class PartitionWorker<T> {
   private drained: (() => void) | undefined;
   private stopping: Promise<void> | undefined;
 
-  constructor(private readonly settings: PartitionWorkerSettings<T>) {}
+  constructor(private readonly settings: PartitionWorkerSettings<T>) {
+    this.offsets = new OffsetTracker(settings.startOffset);
+    this.committedOffset = settings.startOffset;
+  }
 
   get isStopped(): boolean {
     return this.state !== 'running';
@@ -156,12 +163,17 @@ export class PartitionWorker<T> {
   }
 
   /**
-   * Notes that the fetch whose records were all handed to `receive` ended at offset `lastOffset`,
-   * past its last record when it ended in a transaction's commit marker or an aborted transaction's
-   * records: the next commit goes past them (OffsetTracker.skipTo).
+   * Notes that a fetch whose records were all handed to `receive` (or that had none to hand over)
+   * held offsets `first` to `last`, ending in a transaction's commit marker or an aborted
+   * transaction's records: the next commit goes past them (OffsetTracker.skipThrough). With nothing
+   * else to commit (a fetch of a marker alone, the partition idle), a transaction of the offset
+   * alone commits it, so the partition does not stay a marker behind.
    */
-  fetchedThrough(lastOffset: number): void {
-    if (this.state === 'running') this.offsets.skipTo(lastOffset + 1);
+  fetchedThrough(first: number, last: number): void {
+    if (this.state !== 'running') return;
+    this.offsets.skipThrough(first, last);
+    if (this.inProgress > 0 || this.batch.length > 0 || this.committing || this.offsets.unfinishedCount > 0) return;
+    if (this.offsets.committable() !== this.committedOffset) this.beginCommit([], []);
   }
 
   /**
@@ -467,6 +479,11 @@ export class PartitionWorker<T> {
     this.batch = [];
     this.batchSizes = [];
     this.batchBytes = 0;
+    this.beginCommit(batch, sizes);
+  }
+
+  /** Commits `batch` (none: the offset alone); what finished meanwhile is flushed after it. */
+  private beginCommit(batch: Finished[], sizes: number[]): void {
     this.committing = this.commit(batch, sizes).finally(() => {
       this.committing = undefined;
       this.scheduleFlush();
@@ -512,6 +529,7 @@ export class PartitionWorker<T> {
       this.fail(error);
       return;
     }
+    this.committedOffset = committable;
     let bytes = 0;
     for (const finished of batch) bytes += roomOf(finished.record);
     this.buffered -= batch.length;

@@ -26,8 +26,8 @@ export interface PartitionLag {
  * Lag per partition: the end offset minus the committed one, never below 0. A partition the group
  * has not committed yet counts from its low watermark (all it still holds is unread). The count is
  * of offsets, not records: a topic written by transactions ends in commit markers, which take an
- * offset each. ExactlyOnceConsumer commits past a marker fetched with its transaction's records;
- * one fetched alone is counted until the partition's next commit.
+ * offset each; ExactlyOnceConsumer commits past them, so a group of it that processed everything
+ * lags by 0.
  */
 export function consumerLag(
   watermarks: readonly PartitionWatermarks[],
