@@ -128,7 +128,8 @@ export class ExactlyOnceConsumer<T> {
     this.consumer.on(this.consumer.events.CRASH, () => {
       this.running = false;
     });
-    // kafkajs hands no batch of a fetch that held only such records (a marker alone) to eachBatch.
+    // A fetch that held only records a read_committed consumer never delivers (a commit marker
+    // alone, an aborted transaction) reaches no eachBatch: kafkajs tells of it in this event only.
     this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) => {
       const worker = this.slots.get(payload.partition)?.worker;
       if (payload.batchSize === 0 && worker) fetchedThrough(worker, payload.firstOffset, payload.lastOffset);
