@@ -12,6 +12,8 @@ export default defineConfig({
             // The gateway console page's pure parts (its routes).
             'services/gateway/ui/src/**/*.test.ts',
             'bench/**/*.test.ts',
+            // npm start's pure parts (its options).
+            'scripts/**/*.test.ts',
             // The test helpers' pure parts (the exactly-once audit, kill plans): no broker needed.
             'test/helpers/**/*.test.ts',
             // What the test runs need from the machine (Chromium, docker-compose, kubectl): its decisions.

@@ -5,6 +5,9 @@
  * process that started it goes away, stops the services (they drain and commit) and then what it
  * started.
  *
+ * `--brokers 3` (or BATON_START_BROKERS=3) starts a local cluster of three brokers instead of one,
+ * every topic replicated three times with two in sync for a write.
+ *
  * `--secure` (or BATON_START_SECURE=1) starts the local broker secured instead: SASL_SSL and mutual
  * TLS listeners only, the StandardAuthorizer on, each service logging in as its own SCRAM user
  * (passwords in <state dir>/secrets/) with the ACLs of Baton's topology, no service a super user;
@@ -24,9 +27,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { provisionInfrastructure, type ProvisionedInfrastructure } from '@baton/local-infra';
+import { provisionInfrastructure, replicationOf, type ProvisionedInfrastructure } from '@baton/local-infra';
 import { DEFAULT_TOPIC_PREFIX, topicNames } from '@baton/kafka';
 import { gatewayEnvironment, LOCAL_CREDENTIAL_SENDERS, startFleet } from './lib/fleet.js';
+import { brokerCount } from './lib/start-options.js';
 import { PERSONAL_DATA_READERS, writePersonalDataKeyRing } from './lib/personal-data-keyring.js';
 import { securePrincipals, type SecuredPrincipals } from './lib/secured-principals.js';
 import { secureRegistry, type SecuredRegistry } from './lib/secured-registry.js';
@@ -182,11 +186,13 @@ function watchParent(): void {
 
 try {
   record('baton.starting', { pid: process.pid, logDir: LOG_DIR });
+  const kafkaNodes = brokerCount(process.argv.slice(2), process.env);
   provisioning = provisionInfrastructure({
     onProgress: progress,
     logDir: LOG_DIR,
     signal: starting.signal,
     securedKafka: secure,
+    kafkaNodes,
   });
   const infrastructure = await provisioning;
   const env = {
@@ -194,6 +200,9 @@ try {
     SCHEMA_REGISTRY_URL: infrastructure.schemaRegistryUrl,
     BATON_TOPIC_PREFIX: topicPrefix,
   };
+  // The services create their topics with as many replicas as the local cluster keeps of its own.
+  const replicationEnv: Record<string, string> =
+    kafkaNodes > 1 ? { BATON_REPLICATION_FACTOR: String(replicationOf(kafkaNodes).replicationFactor) } : {};
   let principals: SecuredPrincipals | undefined;
   if (infrastructure.securedKafka) {
     principals = await securePrincipals(infrastructure.securedKafka, {
@@ -223,7 +232,7 @@ try {
   const ready = new Set<string>();
   let waiting: ReturnType<typeof setInterval> | undefined;
   const addresses = await startFleet(services, {
-    env,
+    env: { ...env, ...replicationEnv },
     gatewayEnv: gateway.env,
     serviceEnv: (name) => ({
       ...principals?.serviceEnv(name),

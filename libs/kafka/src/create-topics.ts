@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { BatonError } from '@baton/errors';
 import { kafkaConnectError, kafkaSecurityError } from './kafka-errors.js';
 import { kafkaTarget, kafkajsClient, type KafkaClient } from './kafka-client.js';
+import { kafkajsSecurity } from './security/kafkajs-security.js';
 import { deadLetterTopic, processedIdsTopic } from './topics/topic-names.js';
 
 export interface TopicSpec {
@@ -52,6 +54,26 @@ export function compactedTopicSpec(
   return { topic, ...sizing, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] };
 }
 
+/**
+ * `spec` with min.insync.replicas set to a majority of its replicas when it has three or more and
+ * names none itself: a write acknowledged by all in-sync replicas (acks=all, what every Baton
+ * producer asks) is then on a majority, so a broker lost afterwards loses none of it, and one
+ * broker down still leaves the topic writable. Below three replicas the broker's own default
+ * stands (there is no majority that also survives a broker).
+ */
+export function withMinInsyncReplicas(spec: TopicSpec): TopicSpec {
+  const replicas = spec.replicationFactor;
+  if (replicas === undefined || replicas < 3) return spec;
+  if (spec.configEntries?.some((entry) => entry.name === 'min.insync.replicas')) return spec;
+  return {
+    ...spec,
+    configEntries: [
+      ...(spec.configEntries ?? []),
+      { name: 'min.insync.replicas', value: String(Math.floor(replicas / 2) + 1) },
+    ],
+  };
+}
+
 /** How long topics get to have a leader for every partition. */
 const TOPIC_READY_TIMEOUT_MS = 30_000;
 
@@ -78,7 +100,7 @@ export async function createTopics(kafka: KafkaClient, topics: TopicSpec[]): Pro
   }
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = topics.filter((spec) => !existing.has(spec.topic));
+    const missing = topics.filter((spec) => !existing.has(spec.topic)).map(withMinInsyncReplicas);
     // kafkajs answers false, not an error, when another service created them first.
     const created = missing.length > 0 && (await admin.createTopics({ topics: missing, waitForLeaders: false }));
     const names = topics.map((spec) => spec.topic);
@@ -89,7 +111,7 @@ export async function createTopics(kafka: KafkaClient, topics: TopicSpec[]): Pro
         const ready = metadata.every(
           (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
         );
-        if (ready && metadata.length === names.length) return created;
+        if (ready && metadata.length === names.length && (await everyBrokerKnows(kafka, admin, names))) return created;
       } catch (error) {
         // Waiting does not grant an ACL.
         if (Date.now() >= deadline || kafkaSecurityError(error, target) !== undefined) throw error;
@@ -107,4 +129,44 @@ export async function createTopics(kafka: KafkaClient, topics: TopicSpec[]): Pro
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * Whether each broker of a cluster of several has every partition of `topics`, with its leader, in
+ * its own metadata. A topic just created reaches the brokers one by one, and one that has not got
+ * it yet answers a metadata request for it with UNKNOWN_TOPIC_OR_PARTITION, which kafkajs does not
+ * retry when a consumer subscribes: a service starting beside the one that created the topic
+ * failed its start so on three brokers. Each broker is asked through a client seeded with it
+ * alone, which kafkajs asks first (its seed connection is the only one open).
+ */
+async function everyBrokerKnows(kafka: KafkaClient, admin: Admin, topics: string[]): Promise<boolean> {
+  const { brokers } = await admin.describeCluster();
+  if (brokers.length < 2) return true;
+  const target = kafkaTarget(kafka);
+  const views = await Promise.all(
+    brokers.map(async ({ host, port }) => {
+      const own = new Kafka({
+        brokers: [`${host}:${port}`],
+        clientId: 'baton-topic-check',
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 0 },
+        ...kafkajsSecurity(target.security),
+      }).admin();
+      try {
+        await own.connect();
+        const { topics: metadata } = await own.fetchTopicMetadata({ topics });
+        return (
+          metadata.length === topics.length &&
+          metadata.every(
+            (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
+          )
+        );
+      } catch {
+        return false;
+      } finally {
+        await own.disconnect().catch(() => undefined);
+      }
+    }),
+  );
+  return views.every(Boolean);
 }

@@ -97,6 +97,16 @@ export { deleteTopics } from './admin/delete-topics.js';
 export { TopicLister } from './admin/topic-lister.js';
 export { warmUpCoordinators } from './admin/warm-up.js';
 export {
+  describeReplicas,
+  fullyReplicated,
+  waitForInSyncReplicas,
+  coordinatorOf,
+  coordinatorPartition,
+  COORDINATOR_TOPICS,
+  type PartitionReplicas,
+  type WaitForInSyncOptions,
+} from './admin/replication.js';
+export {
   applyAcls,
   CLUSTER_RESOURCE_NAME,
   type AclGrant,

@@ -9,7 +9,14 @@ export {
   KAFKA_IMAGE,
   REGISTRY_IMAGE,
 } from './start-containers.js';
-export { startLocalKafka, type LocalKafka, type StartLocalKafkaOptions } from './start-local-kafka.js';
+export {
+  startLocalKafka,
+  type LocalKafka,
+  type LocalKafkaNode,
+  type StartLocalKafkaOptions,
+  type StartLocalKafkaClusterOptions,
+} from './start-local-kafka.js';
+export { replicationOf } from './server-properties.js';
 export {
   startSecuredLocalKafka,
   LOCAL_BROKER_PRINCIPAL,

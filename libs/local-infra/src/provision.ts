@@ -53,6 +53,12 @@ export interface ProvisionOptions {
    * when KAFKA_BROKERS names a cluster: its security is its own.
    */
   securedKafka?: boolean;
+  /**
+   * Start a local cluster of this many nodes (startLocalKafka's `nodes`) from the local JVM, whether
+   * or not a Docker engine answers. @default 1. Refused above 1 when KAFKA_BROKERS names a cluster,
+   * or with `securedKafka`, whose local broker is a single node.
+   */
+  kafkaNodes?: number;
 }
 
 /** How long a broker or registry named by the environment gets to answer before we give up on it. */
@@ -74,6 +80,27 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
     findMissingJavaTools,
   });
   const { logDir, signal, securedKafka } = options;
+  const kafkaNodes = options.kafkaNodes ?? 1;
+  if (kafkaNodes > 1) {
+    if (securedKafka) {
+      throw new BatonError(
+        'CONFIG_INVALID',
+        'the secured local broker is a single node: ask for one broker, or none secured',
+      );
+    }
+    if (plan.kafka.source === 'environment') {
+      throw new BatonError(
+        'CONFIG_INVALID',
+        `a local cluster of ${kafkaNodes} brokers was asked for, but KAFKA_BROKERS names a cluster: unset it to start one here`,
+        { path: '/env/KAFKA_BROKERS' },
+      );
+    }
+    const missing = findMissingJavaTools();
+    if (missing.length > 0) {
+      throw new BatonError('INFRA_UNAVAILABLE', `a local cluster of brokers needs ${missing.join(' and ')}`);
+    }
+    plan.kafka = { source: 'local-jvm' };
+  }
   if (securedKafka) {
     if (plan.kafka.source === 'environment') {
       throw new BatonError(
@@ -88,12 +115,13 @@ export async function provisionInfrastructure(options: ProvisionOptions = {}): P
     }
     plan.kafka = { source: 'local-jvm' };
   }
-  onProgress(describePlan(plan, securedKafka));
+  onProgress(describePlan(plan, { securedKafka, kafkaNodes }));
   const logFile = (name: string): string | undefined => (logDir === undefined ? undefined : join(logDir, name));
   const [kafka, registry] = await startTogether<[StartedKafka, StartedRegistry]>([
     securedKafka
       ? startSecuredLocalKafka({ onProgress, logFile: logFile('kafka.log'), signal })
       : provideKafka(plan.kafka, {
+          nodes: kafkaNodes,
           onProgress,
           logFile: logFile('kafka.log'),
           signal,
@@ -135,13 +163,13 @@ interface Provide {
 
 async function provideKafka(
   plan: KafkaPlan,
-  { onProgress, logFile, signal, security }: Provide,
+  { nodes, onProgress, logFile, signal, security }: Provide & { nodes: number },
 ): Promise<StartedKafka> {
   switch (plan.source) {
     case 'containers':
       return startKafkaContainer(onProgress);
     case 'local-jvm':
-      return startLocalKafka({ onProgress, logFile, signal });
+      return startLocalKafka({ nodes, onProgress, logFile, signal });
     case 'environment':
       try {
         await waitForBroker(plan.brokers, { timeoutMs: ENVIRONMENT_CHECK_TIMEOUT_MS, signal, security });

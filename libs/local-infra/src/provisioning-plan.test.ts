@@ -141,7 +141,12 @@ test('describePlan says where each service comes from', () => {
       registry: { source: 'containers' },
     }),
   ).toBe('using Kafka at k1:9092,k2:9092 (KAFKA_BROKERS) and a schema registry started in a container');
-  expect(describePlan({ kafka: { source: 'local-jvm' }, registry: { source: 'containers' } }, true)).toBe(
+  expect(
+    describePlan({ kafka: { source: 'local-jvm' }, registry: { source: 'containers' } }, { securedKafka: true }),
+  ).toBe(
     'using Kafka started as a local JVM, secured (SASL_SSL and mutual TLS only, ACLs enforced) and a schema registry started in a container',
+  );
+  expect(describePlan({ kafka: { source: 'local-jvm' }, registry: { source: 'local-jvm' } }, { kafkaNodes: 3 })).toBe(
+    'using Kafka started as a cluster of 3 local JVMs (every topic replicated 3 times) and a schema registry started as a local JVM',
   );
 });

@@ -1,4 +1,5 @@
 import { BatonError } from '@baton/errors';
+import { replicationOf } from './server-properties.js';
 
 export type InfrastructureSource = 'environment' | 'containers' | 'local-jvm';
 
@@ -43,16 +44,26 @@ export async function planProvisioning(
   };
 }
 
-/** One line for a person: where each service will come from; `securedKafka`: the local broker is secured. */
-export function describePlan({ kafka, registry }: ProvisioningPlan, securedKafka = false): string {
+/** How a local Kafka is asked for: secured, and of how many nodes. */
+export interface LocalKafkaShape {
+  securedKafka?: boolean | undefined;
+  /** @default 1 */
+  kafkaNodes?: number | undefined;
+}
+
+/** One line for a person: where each service will come from, and the local Kafka's shape. */
+export function describePlan({ kafka, registry }: ProvisioningPlan, shape: LocalKafkaShape = {}): string {
   const describe = (service: string, plan: KafkaPlan | RegistryPlan): string => {
     if ('brokers' in plan) return `${service} at ${plan.brokers.join(',')} (KAFKA_BROKERS)`;
     if ('url' in plan) return `${service} at ${plan.url} (SCHEMA_REGISTRY_URL)`;
     return `${service} started ${plan.source === 'containers' ? 'in a container' : 'as a local JVM'}`;
   };
-  const kafkaShown = securedKafka
+  const nodes = shape.kafkaNodes ?? 1;
+  const kafkaShown = shape.securedKafka
     ? `${describe('Kafka', kafka)}, secured (SASL_SSL and mutual TLS only, ACLs enforced)`
-    : describe('Kafka', kafka);
+    : nodes > 1 && kafka.source === 'local-jvm'
+      ? `Kafka started as a cluster of ${nodes} local JVMs (every topic replicated ${replicationOf(nodes).replicationFactor} times)`
+      : describe('Kafka', kafka);
   return `using ${kafkaShown} and ${describe('a schema registry', registry)}`;
 }
 

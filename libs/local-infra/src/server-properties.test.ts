@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { renderSecuredServerProperties, renderServerProperties } from './server-properties.js';
+import { renderSecuredServerProperties, renderServerProperties, replicationOf } from './server-properties.js';
 
 function parse(text: string): Map<string, string> {
   return new Map(
@@ -84,4 +84,35 @@ test('the secured node has no plaintext listener, maps certificate CNs to princi
   expect(properties.get('super.users')).toBe('User:baton-local-broker');
   expect(properties.get('ssl.keystore.type')).toBe('PEM');
   expect(properties.get('offsets.topic.replication.factor')).toBe('1');
+});
+
+test('a node of a three-node cluster votes with the others and replicates everything three times, two in sync', () => {
+  const properties = parse(
+    renderServerProperties({
+      brokerPort: 40003,
+      controllerPort: 40012,
+      logDir: '/d',
+      cluster: { nodeId: 2, controllerPorts: [40011, 40012, 40013] },
+    }),
+  );
+
+  expect(properties.get('node.id')).toBe('2');
+  expect(properties.get('controller.quorum.voters')).toBe('1@127.0.0.1:40011,2@127.0.0.1:40012,3@127.0.0.1:40013');
+  expect(properties.get('listeners')).toBe('PLAINTEXT://127.0.0.1:40003,CONTROLLER://127.0.0.1:40012');
+  expect(properties.get('default.replication.factor')).toBe('3');
+  expect(properties.get('min.insync.replicas')).toBe('2');
+  expect(properties.get('offsets.topic.replication.factor')).toBe('3');
+  expect(properties.get('transaction.state.log.replication.factor')).toBe('3');
+  expect(properties.get('transaction.state.log.min.isr')).toBe('2');
+  // One coordinator partition per node, so each node coordinates some groups and transactions.
+  expect(properties.get('offsets.topic.num.partitions')).toBe('3');
+  expect(properties.get('transaction.state.log.num.partitions')).toBe('3');
+  expect(properties.has('metadata.max.idle.interval.ms')).toBe(false);
+});
+
+test('replication fits the nodes there are', () => {
+  expect(replicationOf(1)).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
+  expect(replicationOf(2)).toEqual({ replicationFactor: 2, minInsyncReplicas: 1 });
+  expect(replicationOf(3)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+  expect(replicationOf(5)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
 });

@@ -3,6 +3,16 @@ export interface BrokerSettings {
   controllerPort: number;
   /** Where the broker keeps its log segments and metadata; empty before formatting. */
   logDir: string;
+  /** The node's place in a cluster of several; a single node when absent. */
+  cluster?: ClusterMembership;
+}
+
+/** A node of a KRaft cluster whose every node is broker and controller both, on loopback. */
+export interface ClusterMembership {
+  /** 1 to the number of nodes. */
+  nodeId: number;
+  /** Every node's controller port, node 1's first: the quorum's voters. */
+  controllerPorts: readonly number[];
 }
 
 /** The TLS material and ports of a broker with no plaintext listener (see renderSecuredServerProperties). */
@@ -38,9 +48,11 @@ export const SECURED_LISTENERS = { sasl: 'CLIENTS', mtls: 'MTLS', controller: 'C
  * tuned for tests: single-replica internal topics, no topic created by accident, no wait before
  * the first consumer group rebalance.
  */
-export function renderServerProperties({ brokerPort, controllerPort, logDir }: BrokerSettings): string {
-  return render([
-    ['controller.quorum.voters', `1@127.0.0.1:${controllerPort}`],
+export function renderServerProperties({ brokerPort, controllerPort, logDir, cluster }: BrokerSettings): string {
+  const membership = cluster ?? { nodeId: 1, controllerPorts: [controllerPort] };
+  const voters = membership.controllerPorts.map((port, index) => `${index + 1}@127.0.0.1:${port}`).join(',');
+  return render(membership, [
+    ['controller.quorum.voters', voters],
     ['listeners', `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`],
     ['advertised.listeners', `PLAINTEXT://127.0.0.1:${brokerPort}`],
     ['listener.security.protocol.map', 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT'],
@@ -63,7 +75,7 @@ export function renderServerProperties({ brokerPort, controllerPort, logDir }: B
 export function renderSecuredServerProperties(settings: SecuredBrokerSettings): string {
   const { sasl, mtls, controller } = SECURED_LISTENERS;
   const scramJaas = 'org.apache.kafka.common.security.scram.ScramLoginModule required;';
-  return render([
+  return render({ nodeId: 1, controllerPorts: [settings.controllerPort] }, [
     ['controller.quorum.voters', `1@127.0.0.1:${settings.controllerPort}`],
     [
       'listeners',
@@ -97,20 +109,36 @@ export function renderSecuredServerProperties(settings: SecuredBrokerSettings): 
   ]);
 }
 
-/** One code path for both: the node's role and the test tuning, then the listeners and security. */
-function render(listenerSettings: Setting[]): string {
+/**
+ * How a cluster of `nodes` replicates: three copies of everything (fewer on fewer nodes), and a
+ * write is acknowledged (acks=all) once two of them have it, so one broker can fail without a
+ * write lost or refused. What production clusters run with, and what `npm start -- --brokers 3`
+ * runs.
+ */
+export function replicationOf(nodes: number): { replicationFactor: number; minInsyncReplicas: number } {
+  const replicationFactor = Math.min(3, nodes);
+  return { replicationFactor, minInsyncReplicas: replicationFactor >= 3 ? 2 : 1 };
+}
+
+/** One code path for all: the node's role and the test tuning, then the listeners and security. */
+function render(membership: ClusterMembership, listenerSettings: Setting[]): string {
+  const nodes = membership.controllerPorts.length;
+  const { replicationFactor, minInsyncReplicas } = replicationOf(nodes);
   const settings: Setting[] = [
     ['process.roles', 'broker,controller'],
-    ['node.id', 1],
+    ['node.id', membership.nodeId],
     ...listenerSettings,
     ['num.partitions', 1],
+    ['default.replication.factor', replicationFactor],
+    ['min.insync.replicas', minInsyncReplicas],
     ['auto.create.topics.enable', 'false'],
-    ['offsets.topic.replication.factor', 1],
-    // One partition instead of 50: the first consumer group of a run waits for these to be created.
-    ['offsets.topic.num.partitions', 1],
-    ['transaction.state.log.replication.factor', 1],
-    ['transaction.state.log.min.isr', 1],
-    ['transaction.state.log.num.partitions', 1],
+    ['offsets.topic.replication.factor', replicationFactor],
+    // One partition per node instead of 50: the first consumer group of a run waits for these to be
+    // created, and on several nodes each node coordinates some groups and transactions.
+    ['offsets.topic.num.partitions', nodes],
+    ['transaction.state.log.replication.factor', replicationFactor],
+    ['transaction.state.log.min.isr', minInsyncReplicas],
+    ['transaction.state.log.num.partitions', nodes],
     ['group.initial.rebalance.delay.ms', 0],
     // Sized for the one machine it shares (issue 10: the broker idle at <= 5 % of a core). Kafka's
     // defaults (3 network threads, 8 request handlers) are for a server of its own; each idle thread
@@ -122,8 +150,14 @@ function render(listenerSettings: Setting[]): string {
     // a multi-node quorum's lag metrics; a single node has no one to show them to, and each append
     // wakes the controller, the log and the broker's metadata loader. 0 turns them off. With the
     // `npm start` fleet idle (bench/idle-cpu.ts, 60 s, two runs each, alternating): the broker 4.72
-    // and 5.06 -> 4.08 and 4.18 % of a core; the broker alone 2.05 and 2.08 -> 1.18 %.
-    ['metadata.max.idle.interval.ms', 0],
+    // and 5.06 -> 4.08 and 4.18 % of a core; the broker alone 2.05 and 2.08 -> 1.18 %. A cluster
+    // keeps them: they are how its brokers see that the metadata they hold is current.
+    ...(nodes === 1 ? ([['metadata.max.idle.interval.ms', 0]] satisfies Setting[]) : []),
+    // A cluster gives each partition's leadership back to its preferred replica once the broker
+    // is back (Kafka checks every 300 s by default): every 10 s here, so a restarted broker takes
+    // its leaders and coordinators back while the run that restarted it still goes on, and the
+    // clients meet that move too.
+    ...(nodes > 1 ? ([['leader.imbalance.check.interval.seconds', 10]] satisfies Setting[]) : []),
     // A deleted topic's files are removed a second later rather than a minute (Kafka's default, for a
     // server whose disks are busy serving others). The bench deletes its topics and then measures
     // the idle fleet: the removal of its gigabyte of segments fell in the idle window, a fifth of

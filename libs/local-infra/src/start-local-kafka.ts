@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { waitForBroker, type KafkaSecurity } from '@baton/kafka';
+import { createKafka, waitForBroker, waitForInSyncReplicas, type KafkaSecurity } from '@baton/kafka';
 import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
 import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
@@ -11,8 +11,8 @@ import { resolveKafkaClasspath } from './kafka-classpath.js';
 import { formatDuration, printProgress, waitProgress, type ProgressListener } from './progress.js';
 import { restartable, type ProcessRun } from './restartable.js';
 import { renderServerProperties } from './server-properties.js';
-import type { StartedKafka } from './started-services.js';
-import { makeTempDir } from './temp-dir.js';
+import { stopAll, type StartedKafka } from './started-services.js';
+import { makeTempDir, type TempDir } from './temp-dir.js';
 import { warmUpCoordinators } from './warm-up.js';
 
 export interface StartLocalKafkaOptions {
@@ -27,32 +27,74 @@ export interface StartLocalKafkaOptions {
   signal?: AbortSignal;
 }
 
-/** A broker this process started, which it can also take away and bring back. */
-export interface LocalKafka extends StartedKafka {
+/** One node of a local Kafka (broker and controller both), which a test can take away and bring back. */
+export interface LocalKafkaNode {
+  /** 1 to the number of nodes, as Kafka's metadata names it (a partition's leader, a coordinator). */
+  readonly nodeId: number;
+  /** Where clients reach it. */
+  readonly broker: string;
+  /** The JVM's process id while a run of it is up. */
+  pid(): number | undefined;
   /**
-   * Stops the broker (SIGTERM: a controlled shutdown) and starts it again on the same ports and
-   * data directory, so clients keep their address and every committed record, offset and
-   * transaction survives: an outage and its recovery. Resolves once it answers metadata requests
-   * again. Restarts run one at a time; rejects once `stop()` was called, or when another process
-   * took one of its ports in between.
+   * Sends `signal` to the running JVM, if any: SIGKILL to crash it, SIGSTOP to freeze it and SIGCONT
+   * to let it go on. A frozen node is let go on before it is stopped or restarted.
+   */
+  signal(signal: NodeJS.Signals): void;
+  /**
+   * Stops the node (SIGTERM: a controlled shutdown, or nothing after a SIGKILL) and starts it again
+   * on the same ports and data directory. Resolves once it answers metadata requests again.
    */
   restart(): Promise<void>;
 }
 
+/** A broker, or a cluster of them, that this process started and can also take away and bring back. */
+export interface LocalKafka extends StartedKafka {
+  readonly nodes: readonly LocalKafkaNode[];
+  /**
+   * Restarts every node, one after another, as an upgrade does: clients keep their addresses and
+   * every committed record, offset and transaction survives. On a cluster each node is restarted
+   * once the one before it is back and every partition is fully replicated again, so no write
+   * loses its in-sync replicas. Rejects once `stop()` was called, or when another process took
+   * one of its ports in between.
+   */
+  restart(): Promise<void>;
+}
+
+export interface StartLocalKafkaClusterOptions extends StartLocalKafkaOptions {
+  /** @default 1 */
+  nodes?: number;
+}
+
 const JVM_OPTIONS = ['-Xms128m', ...QUICK_START_JVM_OPTIONS, '-Djava.awt.headless=true'];
 
+/** How long a rolling restart waits for the partitions to be fully replicated again after each node. */
+const IN_SYNC_TIMEOUT_MS = 120_000;
+
 /**
- * Starts a single-node KRaft Kafka from the jars infra/kafka/pom.xml resolves, on free loopback
- * ports, with its data in a fresh temporary directory. Resolves once it answers metadata requests.
+ * Starts a KRaft Kafka from the jars infra/kafka/pom.xml resolves, on free loopback ports, each
+ * node with its data in a fresh temporary directory: one node by default; with `nodes`, a cluster
+ * whose every node is broker and controller, each its own JVM, replicating as replicationOf says
+ * (three copies, two in sync for a write). Resolves once every node answers metadata requests.
  */
-export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Promise<LocalKafka> {
+export async function startLocalKafka(options: StartLocalKafkaClusterOptions = {}): Promise<LocalKafka> {
+  const nodes = options.nodes ?? 1;
+  if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`a local Kafka has 1 node or more, not ${nodes}`);
   const { kafka } = await launchLocalKafka(options, {
-    portCount: 2,
-    prepare: async (ports, { logDir }) => {
-      const [brokerPort, controllerPort] = ports as [number, number];
+    nodeCount: nodes,
+    portCount: 2 * nodes,
+    prepare: async (ports, dirs) => {
+      const brokerPorts = ports.slice(0, nodes);
+      const controllerPorts = ports.slice(nodes);
       return {
-        serverProperties: renderServerProperties({ brokerPort, controllerPort, logDir }),
-        brokers: [`127.0.0.1:${brokerPort}`],
+        serverProperties: dirs.map(({ logDir }, index) =>
+          renderServerProperties({
+            brokerPort: brokerPorts[index] as number,
+            controllerPort: controllerPorts[index] as number,
+            logDir,
+            cluster: { nodeId: index + 1, controllerPorts },
+          }),
+        ),
+        brokers: brokerPorts.map((port) => `127.0.0.1:${port}`),
         extra: undefined,
       };
     },
@@ -60,18 +102,27 @@ export async function startLocalKafka(options: StartLocalKafkaOptions = {}): Pro
   return kafka;
 }
 
-/** What a broker's listeners need: ports, and files written into its data directory. */
+/** What a broker's listeners need: ports, and files written into each node's data directory. */
 export interface ListenerLayout<T> {
+  /** @default 1 */
+  nodeCount?: number;
+  /** Ports for all the nodes together. */
   portCount: number;
-  /** Called with free ports and the broker's fresh data directory, before the storage is formatted. */
-  prepare(ports: number[], dirs: { dataDir: string; logDir: string }): Promise<PreparedListeners<T>>;
+  /** Called with free ports and each node's fresh data directory, before the storage is formatted. */
+  prepare(ports: number[], dirs: NodeDirs[]): Promise<PreparedListeners<T>>;
+}
+
+export interface NodeDirs {
+  dataDir: string;
+  logDir: string;
 }
 
 export interface PreparedListeners<T> {
-  serverProperties: string;
-  /** Where clients connect, as the broker advertises it. */
+  /** Each node's server.properties, node 1's first. */
+  serverProperties: string[];
+  /** Where clients connect to each node, as it advertises itself. */
   brokers: string[];
-  /** Where the start waits for the broker and warms it up, and how. @default brokers, plaintext */
+  /** Where the start waits for each node and warms the cluster up, and how. @default brokers, plaintext */
   waitBrokers?: string[];
   waitSecurity?: KafkaSecurity;
   /** Whatever else the layout made (certificates), handed back with the broker. */
@@ -84,14 +135,16 @@ export interface KafkaRuntime {
   classpath: string;
   /** JVM options for a short-lived Kafka tool: small heap, the broker's log4j settings. */
   toolJvmOptions: string[];
+  /** The first node's data directory. */
   dataDir: string;
   onProgress: ProgressListener;
   logFile: string | undefined;
 }
 
 /**
- * The start every local broker shares (plaintext or secured): the classpath, free ports, a data
- * directory, the storage format, the broker's run, the wait, the warm-up, stop and restart.
+ * The start every local Kafka shares (plaintext or secured, one node or several): the classpath,
+ * free ports, data directories, the storage format, the nodes' runs, the wait, the warm-up, stop
+ * and restart.
  */
 export async function launchLocalKafka<T>(
   options: StartLocalKafkaOptions,
@@ -104,7 +157,7 @@ export async function launchLocalKafka<T>(
   // Asked again for each run: the first may record the archive that later runs map.
   const cds = () => classDataSharing(join(kafkaDir, 'target'), 'kafka', classpath);
   return retryOnPortClash(() =>
-    startBroker(
+    startNodes(
       {
         kafkaDir,
         classpath,
@@ -132,110 +185,202 @@ interface BrokerLaunch {
   signal: AbortSignal | undefined;
 }
 
-async function startBroker<T>(
-  { kafkaDir, classpath, log4jUrl, cds, onProgress, startTimeoutMs, logFile, signal }: BrokerLaunch,
+/** One run of a node's JVM, up and answering. */
+interface NodeRun extends ProcessRun {
+  readonly pid: number | undefined;
+}
+
+/** A node's fixed settings: its files and where it is waited for. */
+interface NodeSetup {
+  nodeId: number;
+  broker: string;
+  waitBroker: string;
+  propertiesPath: string;
+  dataDir: TempDir;
+  jvm: string[];
+}
+
+async function startNodes<T>(
+  launch: BrokerLaunch,
   layout: ListenerLayout<T>,
 ): Promise<{ kafka: LocalKafka; extra: T; runtime: KafkaRuntime }> {
+  const { kafkaDir, classpath, log4jUrl, cds, onProgress, startTimeoutMs, logFile, signal } = launch;
   signal?.throwIfAborted();
   const startedAt = Date.now();
+  const nodeCount = layout.nodeCount ?? 1;
   const ports = await findFreePorts(layout.portCount);
-  const dataDir = await makeTempDir('baton-kafka-');
-  const propertiesPath = join(dataDir.path, 'server.properties');
+  const dataDirs: TempDir[] = [];
+  const removeDataDirs = () => Promise.all(dataDirs.map((dir) => dir.remove())).then(() => undefined);
   let prepared: PreparedListeners<T>;
   try {
-    prepared = await layout.prepare(ports, { dataDir: dataDir.path, logDir: join(dataDir.path, 'data') });
-    // It may hold the broker's key password: its owner's alone.
-    await writeFile(propertiesPath, prepared.serverProperties, { mode: 0o600 });
+    for (let index = 0; index < nodeCount; index += 1) dataDirs.push(await makeTempDir('baton-kafka-'));
+    prepared = await layout.prepare(
+      ports,
+      dataDirs.map((dir) => ({ dataDir: dir.path, logDir: join(dir.path, 'data') })),
+    );
+    // They may hold the broker's key password: their owner's alone.
+    await Promise.all(
+      dataDirs.map((dir, index) =>
+        writeFile(join(dir.path, 'server.properties'), prepared.serverProperties[index] as string, { mode: 0o600 }),
+      ),
+    );
   } catch (error) {
-    await dataDir.remove();
+    await removeDataDirs();
     throw error;
   }
   const { brokers, waitSecurity } = prepared;
   const waitBrokers = prepared.waitBrokers ?? brokers;
-  // The JVM's own temporary files go with the data, so nothing of the run outlives it.
-  const jvm = [
-    ...JVM_OPTIONS,
-    `-Dlog4j.configuration=${log4jUrl}`,
-    `-Djava.io.tmpdir=${dataDir.path}`,
-    '-cp',
-    classpath,
-  ];
+  const setups: NodeSetup[] = dataDirs.map((dataDir, index) => ({
+    nodeId: index + 1,
+    broker: brokers[index] as string,
+    waitBroker: waitBrokers[index] as string,
+    propertiesPath: join(dataDir.path, 'server.properties'),
+    dataDir,
+    // The JVM's own temporary files go with the data, so nothing of the run outlives it.
+    jvm: [...JVM_OPTIONS, `-Dlog4j.configuration=${log4jUrl}`, `-Djava.io.tmpdir=${dataDir.path}`, '-cp', classpath],
+  }));
+  const label = (setup: NodeSetup) =>
+    nodeCount === 1 ? `the Kafka broker on ${setup.broker}` : `Kafka broker ${setup.nodeId} on ${setup.broker}`;
 
-  /** One run of the broker on the formatted data directory, once it answers and `ready` is done. */
-  const runBroker = async (
-    archive: ClassDataSharing,
-    ready = async () => {},
-    givenUp?: AbortSignal,
-  ): Promise<ProcessRun> => {
-    const broker = spawnJava([...jvm, ...archive.options, 'kafka.Kafka', propertiesPath], { logFile });
-    const progress = waitProgress(onProgress, `the Kafka broker on ${brokers[0]}`);
+  /** One run of a node on its formatted data directory, once it answers. */
+  const runNode = async (setup: NodeSetup, archive: ClassDataSharing, givenUp?: AbortSignal): Promise<NodeRun> => {
+    const broker = spawnJava([...setup.jvm, ...archive.options, 'kafka.Kafka', setup.propertiesPath], { logFile });
+    const progress = waitProgress(onProgress, label(setup));
     try {
-      await waitForBroker(waitBrokers, {
+      await waitForBroker([setup.waitBroker], {
         timeoutMs: startTimeoutMs,
         ...(waitSecurity && { security: waitSecurity }),
         signal: givenUp === undefined ? broker.exitSignal : AbortSignal.any([broker.exitSignal, givenUp]),
         onProgress: ({ elapsedMs }) => progress(elapsedMs),
       });
-      await ready();
       givenUp?.throwIfAborted();
     } catch (error) {
-      const failure = await startFailure('The local Kafka broker', broker, error);
+      const failure = await startFailure(`The local Kafka broker ${setup.nodeId}`, broker, error);
       await archive.settle(await broker.stop());
       throw failure;
     }
-    return { stop: async () => archive.settle(await broker.stop()) };
+    return {
+      pid: broker.pid,
+      stop: async () => {
+        // A frozen JVM handles no SIGTERM until it runs again.
+        if (broker.pid !== undefined && !broker.exitSignal.aborted) process.kill(broker.pid, 'SIGCONT');
+        await archive.settle(await broker.stop());
+      },
+    };
   };
 
-  let first: ProcessRun;
-  let archive: ClassDataSharing | undefined;
+  const firstRuns: NodeRun[] = [];
+  const archives: ClassDataSharing[] = [];
   try {
-    archive = await cds();
-    // Only the broker records the class-data archive; the format tool maps it once it exists.
-    const format = spawnJava(
-      [
-        ...jvm,
-        ...(archive.recording ? [] : archive.options),
-        'kafka.tools.StorageTool',
-        'format',
-        '-t',
-        newClusterId(),
-        '-c',
-        propertiesPath,
-      ],
-      { logFile },
+    const clusterId = newClusterId();
+    // Only a broker records the class-data archive; a format tool maps it once it exists.
+    const formatted = await Promise.allSettled(
+      setups.map(async (setup) => {
+        const archive = await cds();
+        archives.push(archive);
+        const format = spawnJava(
+          [
+            ...setup.jvm,
+            ...(archive.recording ? [] : archive.options),
+            'kafka.tools.StorageTool',
+            'format',
+            '-t',
+            clusterId,
+            '-c',
+            setup.propertiesPath,
+          ],
+          { logFile },
+        );
+        if ((await format.exited).code !== 0)
+          throw await startFailure('The Kafka storage format tool', format, undefined);
+        return archive;
+      }),
     );
-    if ((await format.exited).code !== 0) throw await startFailure('The Kafka storage format tool', format, undefined);
+    const formatFailure = formatted.find((result) => result.status === 'rejected');
+    if (formatFailure) throw formatFailure.reason;
     signal?.throwIfAborted();
-    first = await runBroker(archive, () => warmUpCoordinators(waitBrokers, waitSecurity), signal);
+    // Side by side: a cluster's nodes answer only once a majority of its controllers is up.
+    const runs = await Promise.allSettled(
+      setups.map((setup, index) => runNode(setup, archives[index] as ClassDataSharing, signal)),
+    );
+    for (const run of runs) if (run.status === 'fulfilled') firstRuns.push(run.value);
+    const runFailure = runs.find((run) => run.status === 'rejected');
+    if (runFailure) throw runFailure.reason;
+    await warmUpCoordinators(waitBrokers, waitSecurity, nodeCount);
+    signal?.throwIfAborted();
   } catch (error) {
-    // The broker never ran, or runBroker settled it: either way no archive of this run is kept.
-    await archive?.settle();
-    await dataDir.remove();
+    // The nodes that ran are stopped, which settles their archives; the rest never ran.
+    await Promise.all(firstRuns.map((run) => run.stop().catch(() => undefined)));
+    await Promise.all(archives.map((archive) => archive.settle()));
+    await removeDataDirs();
     throw error;
   }
-  onProgress(`kafka broker up on ${brokers[0]} in ${formatDuration(Date.now() - startedAt)}`);
+  const where =
+    nodeCount === 1
+      ? `kafka broker up on ${brokers[0]}`
+      : `kafka cluster of ${nodeCount} brokers up on ${brokers.join(',')}`;
+  onProgress(`${where} in ${formatDuration(Date.now() - startedAt)}`);
 
-  const lifecycle = restartable(
-    first,
-    async () => {
-      const restartedAt = Date.now();
-      const run = await runBroker(await cds());
-      onProgress(`kafka broker up again on ${brokers[0]} in ${formatDuration(Date.now() - restartedAt)}`);
-      return run;
-    },
-    dataDir.remove,
-  );
+  const nodes = setups.map((setup, index) => {
+    let current: NodeRun | undefined = firstRuns[index];
+    const lifecycle = restartable(
+      firstRuns[index] as NodeRun,
+      async () => {
+        current = undefined;
+        const restartedAt = Date.now();
+        const run = await runNode(setup, await cds());
+        current = run;
+        const which = nodeCount === 1 ? `kafka broker` : `kafka broker ${setup.nodeId}`;
+        onProgress(`${which} up again on ${setup.broker} in ${formatDuration(Date.now() - restartedAt)}`);
+        return run;
+      },
+      setup.dataDir.remove,
+    );
+    const node: LocalKafkaNode = {
+      nodeId: setup.nodeId,
+      broker: setup.broker,
+      pid: () => current?.pid,
+      signal: (name) => {
+        const pid = current?.pid;
+        if (pid === undefined) return;
+        try {
+          process.kill(pid, name);
+        } catch (error) {
+          // A run that has just ended.
+          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+        }
+      },
+      restart: lifecycle.restart,
+    };
+    return { node, lifecycle };
+  });
+
+  const rollingRestart = async (): Promise<void> => {
+    for (const { node } of nodes) {
+      await node.restart();
+      if (nodeCount > 1) {
+        const kafka = createKafka({
+          brokers: waitBrokers,
+          clientId: 'baton-local-infra',
+          logLevel: 'nothing',
+          ...(waitSecurity && { security: waitSecurity }),
+        });
+        await waitForInSyncReplicas(kafka, { timeoutMs: IN_SYNC_TIMEOUT_MS });
+      }
+    }
+  };
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       const stoppingAt = Date.now();
-      await lifecycle.stop();
-      onProgress(`kafka broker on ${brokers[0]} stopped in ${formatDuration(Date.now() - stoppingAt)}`);
+      await stopAll(nodes.map(({ lifecycle }) => lifecycle));
+      const what = nodeCount === 1 ? `kafka broker on ${brokers[0]}` : `kafka cluster on ${brokers.join(',')}`;
+      onProgress(`${what} stopped in ${formatDuration(Date.now() - stoppingAt)}`);
     })();
     return stopping;
   };
   return {
-    kafka: { brokers, stop, restart: lifecycle.restart },
+    kafka: { brokers, nodes: nodes.map(({ node }) => node), stop, restart: rollingRestart },
     extra: prepared.extra,
     runtime: {
       kafkaDir,
@@ -243,9 +388,9 @@ async function startBroker<T>(
       toolJvmOptions: [
         ...QUICK_START_JVM_OPTIONS,
         `-Dlog4j.configuration=${log4jUrl}`,
-        `-Djava.io.tmpdir=${dataDir.path}`,
+        `-Djava.io.tmpdir=${(setups[0] as NodeSetup).dataDir.path}`,
       ],
-      dataDir: dataDir.path,
+      dataDir: (setups[0] as NodeSetup).dataDir.path,
       onProgress,
       logFile,
     },

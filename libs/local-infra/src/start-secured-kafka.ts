@@ -9,6 +9,7 @@ import { formatDuration, waitProgress } from './progress.js';
 import { renderProperties, renderSecuredServerProperties } from './server-properties.js';
 import {
   launchLocalKafka,
+  type NodeDirs,
   type KafkaRuntime,
   type LocalKafka,
   type StartLocalKafkaOptions,
@@ -79,7 +80,8 @@ const MECHANISMS: readonly string[] = ['SCRAM-SHA-256', 'SCRAM-SHA-512'] satisfi
 export async function startSecuredLocalKafka(options: StartSecuredLocalKafkaOptions = {}): Promise<SecuredLocalKafka> {
   const { kafka, extra, runtime } = await launchLocalKafka(options, {
     portCount: 3,
-    prepare: async (ports, { dataDir, logDir }) => {
+    prepare: async (ports, dirs) => {
+      const { dataDir, logDir } = dirs[0] as NodeDirs;
       const [saslPort, mtlsPort, controllerPort] = ports as [number, number, number];
       const tlsDir = join(dataDir, 'tls');
       const ca = await createCertificateAuthority(tlsDir);
@@ -117,16 +119,18 @@ export async function startSecuredLocalKafka(options: StartSecuredLocalKafkaOpti
       };
       const mtlsBrokers = [`localhost:${mtlsPort}`];
       return {
-        serverProperties: renderSecuredServerProperties({
-          saslPort,
-          mtlsPort,
-          controllerPort,
-          logDir,
-          keystorePath,
-          keyPassword,
-          truststorePath: ca.caPath,
-          brokerPrincipal: LOCAL_BROKER_PRINCIPAL,
-        }),
+        serverProperties: [
+          renderSecuredServerProperties({
+            saslPort,
+            mtlsPort,
+            controllerPort,
+            logDir,
+            keystorePath,
+            keyPassword,
+            truststorePath: ca.caPath,
+            brokerPrincipal: LOCAL_BROKER_PRINCIPAL,
+          }),
+        ],
         brokers: [`localhost:${saslPort}`],
         waitBrokers: mtlsBrokers,
         waitSecurity: admin.security,
