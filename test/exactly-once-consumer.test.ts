@@ -466,6 +466,38 @@ describe('ExactlyOnceConsumer against a real broker', () => {
     expect(restarts[0]).toMatch(/^transaction failed: /);
   });
 
+  it('takes a fenced partition up again while the group still assigns it here, each output once', async () => {
+    const restarts: string[] = [];
+    const setup = await setUp(1, {
+      observer: { partitionStartFailed: ({ error }) => restarts.push(error.message) },
+    });
+    const out = await setup.collect(setup.output);
+    await setup.startConsumer();
+    await setup.publish([{ id: 'before', task: 't-1', seq: 1 }]);
+    await waitFor(() => out.records.length === 1, { description: 'the first output' });
+    // A new producer of the partition's transactional id bumps its epoch, as a coordinator does
+    // after a failover: the consumer's next transaction is refused as fenced, and no other
+    // instance of the group owns the partition.
+    const fencer = rawKafkajs(brokers, uniqueName('fencer')).producer({
+      transactionalId: `${setup.topic}.group.${setup.topic}.0`,
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
+    await fencer.connect();
+    await (await fencer.transaction()).abort();
+    await fencer.disconnect();
+    await setup.publish([{ id: 'after', task: 't-2', seq: 1 }]);
+    await waitFor(() => out.records.length === 2, { description: 'the output of the message after the fencing' });
+    await waitFor(
+      async () => (await committedOffset(setup.topic)) !== undefined && Number(await committedOffset(setup.topic)) >= 2,
+      {
+        description: 'both messages committed',
+      },
+    );
+    expect(values(out)).toEqual(['before', 'after']);
+    expect(restarts.some((message) => /^fenced: (INVALID_PRODUCER_EPOCH|PRODUCER_FENCED)$/.test(message))).toBe(true);
+  });
+
   it('dead-letters bytes it cannot decode with the original value and headers, and keeps running', async () => {
     const setup = await setUp();
     const out = await setup.collect(setup.output);

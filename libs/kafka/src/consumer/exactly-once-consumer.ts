@@ -43,6 +43,14 @@ const HEARTBEAT_WHILE_WAITING_MS = 3_000;
 /** Taking up a partition again after a failure backs off, so a broker outage is not hammered. */
 const RESTART_BACKOFF: BackoffPolicy = { initialDelayMs: 200, maxDelayMs: 5_000, multiplier: 2 };
 
+/**
+ * How long a fenced partition waits before it is taken up again, if the group still assigns it
+ * here: a newer owner's rebalance reaches this instance by then and takes it away, while a fencing
+ * with no other owner (the coordinator bumped the producer's epoch after a failover) does not stop
+ * the partition for good.
+ */
+const FENCED_RETAKE_MS = 1_000;
+
 /** One assigned partition: its worker once taken up, and whether it was given up meanwhile. */
 interface PartitionSlot<T> {
   worker?: PartitionWorker<T>;
@@ -67,6 +75,10 @@ export class ExactlyOnceConsumer<T> {
   private readonly concurrency: Permits;
   private readonly room: BufferRoom;
   private readonly slots = new Map<number, PartitionSlot<T>>();
+  /** The partitions the group assigned here at its last join. */
+  private assigned = new Set<number>();
+  /** Fenced partitions waiting to be taken up again (restart). */
+  private readonly retakes = new Set<NodeJS.Timeout>();
   private admin: Promise<Admin> | undefined;
   private closing: Promise<void> | undefined;
   private running = false;
@@ -120,6 +132,7 @@ export class ExactlyOnceConsumer<T> {
       // Also after kafkajs restarted the consumer following a crash: it is taking work again.
       this.running = true;
       const assigned = new Set(payload.memberAssignment[topic] ?? []);
+      this.assigned = assigned;
       for (const partition of [...this.slots.keys()]) {
         if (!assigned.has(partition)) void this.giveUp(partition, 'partition revoked in a rebalance');
       }
@@ -150,6 +163,18 @@ export class ExactlyOnceConsumer<T> {
         // Staleness (a seek, a rebalance) and a stop can only come about while this loop awaits: asked
         // at the start and after each wait, not for every record (kafkajs's isStale allocates a lookup key).
         if (isStale() || !isRunning()) return;
+        // kafkajs tells a fetch made before a seek by the seek still pending (tulios/kafkajs#367). On
+        // several brokers another broker's fetcher may have applied the seek already, after the
+        // partition's leader moved, so a fetch the former leader answers arrives looking current,
+        // from further on than the worker reads: its records would be taken and those between
+        // committed past unprocessed. Such a fetch is dropped and the partition fetched again.
+        const expected = worker.nextOffset;
+        const fetchedFrom = Number((batch as unknown as { fetchedOffset: string }).fetchedOffset);
+        if (fetchedFrom > expected) {
+          this.consumer.seek({ topic, partition: batch.partition, offset: String(expected) });
+          this.options.observer?.staleFetchDropped?.({ topic, partition: batch.partition, fetchedFrom, expected });
+          return;
+        }
         for (const message of batch.messages) {
           if (worker.isStopped || this.closing) return;
           const record = consumedRecord(topic, batch.partition, message);
@@ -272,17 +297,29 @@ export class ExactlyOnceConsumer<T> {
       tuning: this.tuning,
       concurrency: this.concurrency,
       releaseBuffered: (count, bytes) => this.room.give(count, bytes),
-      onFailure: (error) => this.restart(partition, error),
+      onFailure: (error, fenced) => this.restart(partition, error, fenced),
     });
   }
 
-  /** After a failed transaction: the partition is taken up anew, from its committed offset. */
-  private restart(partition: number, error: BatonError): void {
+  /**
+   * After a failed transaction: the partition is taken up anew, from its committed offset; when
+   * fenced, after FENCED_RETAKE_MS and only if the group still assigns it here.
+   */
+  private restart(partition: number, error: BatonError, fenced: boolean): void {
     const slot = this.slots.get(partition);
     if (!slot || slot.cancelled || this.closing) return;
     this.slots.delete(partition);
-    this.options.observer?.partitionStartFailed?.({ topic: this.options.topic, partition, error, delayMs: 0 });
-    this.takeUp(partition);
+    const delayMs = fenced ? FENCED_RETAKE_MS : 0;
+    this.options.observer?.partitionStartFailed?.({ topic: this.options.topic, partition, error, delayMs });
+    if (!fenced) {
+      this.takeUp(partition);
+      return;
+    }
+    const retake = setTimeout(() => {
+      this.retakes.delete(retake);
+      if (this.assigned.has(partition)) this.takeUp(partition);
+    }, delayMs);
+    this.retakes.add(retake);
   }
 
   private async giveUp(partition: number, reason: string, drain = true): Promise<void> {
@@ -302,6 +339,8 @@ export class ExactlyOnceConsumer<T> {
     this.closing ??= (async () => {
       this.running = false;
       this.room.cancelWaiters();
+      for (const retake of this.retakes) clearTimeout(retake);
+      this.retakes.clear();
       await Promise.all([...this.slots.keys()].map((partition) => this.giveUp(partition, 'consumer closed')));
       await this.consumer.disconnect();
       await this.processedIds.stop();

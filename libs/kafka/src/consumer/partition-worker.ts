@@ -41,8 +41,12 @@ export interface PartitionWorkerSettings<T> {
    * (roomOf), now committed or dropped.
    */
   releaseBuffered(count: number, bytes: number): void;
-  /** A transaction failed (not fenced): the partition must start over from its committed offset. */
-  onFailure(error: BatonError): void;
+  /**
+   * A transaction failed: the partition must start over from its committed offset. `fenced`: its
+   * producer was fenced (a newer producer of its transactional id, or the coordinator's epoch bump
+   * after a failover), so it is taken up again only if it is still this instance's.
+   */
+  onFailure(error: BatonError, fenced: boolean): void;
 }
 
 /** Records without a key share one ordering lane. */
@@ -141,6 +145,11 @@ export class PartitionWorker<T> {
   constructor(private readonly settings: PartitionWorkerSettings<T>) {
     this.offsets = new OffsetTracker(settings.startOffset);
     this.committedOffset = settings.startOffset;
+  }
+
+  /** The offset this worker takes next: a fetch from further on would skip records (see ExactlyOnceConsumer). */
+  get nextOffset(): number {
+    return this.offsets.nextOffset ?? this.settings.startOffset;
   }
 
   get isStopped(): boolean {
@@ -587,9 +596,7 @@ export class PartitionWorker<T> {
       ? `fenced: ${fenced}`
       : `transaction failed: ${error instanceof Error ? error.message : String(error)}`;
     void this.stop(reason);
-    if (!fenced) {
-      this.settings.onFailure(new BatonError('KAFKA_UNAVAILABLE', reason, { cause: error }));
-    }
+    this.settings.onFailure(new BatonError('KAFKA_UNAVAILABLE', reason, { cause: error }), fenced !== undefined);
   }
 
   private hasStopped(): boolean {
