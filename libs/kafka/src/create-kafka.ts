@@ -1,12 +1,14 @@
 // First of all: kafkajs must load with the fixed read_committed filter, produce encoding, produce
-// request, key hash and transaction offsets (see read-committed.ts, produce-encoding.ts,
-// produce-request.ts, murmur2.ts, transaction-offsets.ts).
+// request, key hash, transaction offsets and send retries (see read-committed.ts, produce-encoding.ts,
+// produce-request.ts, murmur2.ts, transaction-offsets.ts, send-per-partition.ts).
 import './kafkajs-fixes/read-committed.js';
 import './kafkajs-fixes/transaction-offsets.js';
 import './kafkajs-fixes/produce-encoding.js';
 import './kafkajs-fixes/produce-request.js';
 import './kafkajs-fixes/murmur2.js';
 import './kafkajs-fixes/record-decoding.js';
+// Last of the module replacements: it loads kafkajs's sendMessages, whose modules the others replace.
+import './kafkajs-fixes/send-per-partition.js';
 import { Kafka, type Producer, type ProducerConfig } from 'kafkajs';
 import { patchConsumerFetchWaits } from './kafkajs-fixes/consumer-fetch-waits.js';
 import { patchCoordinatorCache } from './kafkajs-fixes/coordinator-cache.js';
