@@ -1,24 +1,45 @@
 /**
  * `npm run chaos [N] [KILLS]`: the exactly-once chaos run of test/exactly-once-chaos.test.ts at a
- * larger scale, on a broker of its own that it restarts mid-run. N handoffs (default 20,000) over
- * 100 tasks flow through the router and a probe agent, separate processes, which are SIGKILLed
- * KILLS times in all (default 20, in pairs of one each, at moments chosen by progress) and started
- * again at once; once half the handoffs have completed, the broker is stopped and started again on the same
- * port and data directory while the services keep running and retrying. Then every topic is read
- * to its end and each handoff's effects audited. Prints progress on stderr and a summary on
- * stdout; exits 1 unless nothing was lost, duplicated or out of order. CHAOS_SEED replays a run's
- * kill steps. SCHEMA_REGISTRY_URL is used when set (the registry is never restarted); KAFKA_BROKERS
- * is not: a broker named by the environment cannot be restarted from here.
+ * larger scale, on Kafka of its own. N handoffs (default 20,000) over 100 tasks flow through the
+ * router and a probe agent, separate processes, which are SIGKILLed KILLS times in all (default 20,
+ * in pairs of one each, at moments chosen by progress) and started again at once. Then every topic
+ * is read to its end and each handoff's effects audited. Prints progress on stderr and a summary
+ * on stdout; exits 1 unless nothing was lost, duplicated or out of order. CHAOS_SEED replays a
+ * run's kill steps. SCHEMA_REGISTRY_URL is used when set (the registry is never restarted);
+ * KAFKA_BROKERS is not: a broker named by the environment cannot be taken away from here.
+ *
+ * On one broker (the default), the broker is stopped and started again once half the handoffs
+ * have completed, while the services keep running and retrying.
+ *
+ * `--brokers 3` (or CHAOS_BROKERS=3) runs a cluster of three instead, every topic replicated three
+ * times with two in sync, two instances of the router and of the agent, and the broker faults of
+ * test/helpers/broker-faults.ts besides the kills: the leader of most partitions, the router's
+ * transaction coordinator and the agent's group coordinator each SIGKILLed, a broker frozen past
+ * the session timeouts, and a rolling restart. Publishing is paced (CHAOS_RATE handoffs a second,
+ * default N / 180) so the faults meet a steady flow. The summary gives the longest pause in
+ * completions after each fault and the time to drain after the last.
  */
 import type { ChildProcess } from 'node:child_process';
-import { startLocalKafka, startLocalRegistry, type StartedRegistry } from '@baton/local-infra';
+import { join } from 'node:path';
+import { replicationOf, startLocalKafka, startLocalRegistry, type StartedRegistry } from '@baton/local-infra';
+import { brokerFaults, parseBrokerFaults } from '../test/helpers/broker-faults.js';
 import { describeChaosResult } from '../test/helpers/chaos-report.js';
-import { runExactlyOnceChaos } from '../test/helpers/chaos-run.js';
+import { runExactlyOnceChaos, type ChaosDisruption } from '../test/helpers/chaos-run.js';
+import { stateDir } from './lib/local-connection.js';
+import { brokerCount, withoutBrokerOption } from './lib/start-options.js';
 
-const HANDOFFS = Number(process.argv[2] ?? process.env.CHAOS_HANDOFFS ?? 20_000);
-const KILLS = Number(process.argv[3] ?? process.env.CHAOS_KILLS ?? 20);
+const BROKERS = brokerCount(process.argv.slice(2), process.env, 'CHAOS_BROKERS');
+const [handoffsArgument, killsArgument] = withoutBrokerOption(process.argv.slice(2));
+const HANDOFFS = Number(handoffsArgument ?? process.env.CHAOS_HANDOFFS ?? 20_000);
+const KILLS = Number(killsArgument ?? process.env.CHAOS_KILLS ?? 20);
 const TASKS = Number(process.env.CHAOS_TASKS ?? 100);
 const SEED = process.env.CHAOS_SEED === undefined ? undefined : Number(process.env.CHAOS_SEED);
+const CLUSTER = BROKERS > 1;
+/** About three minutes of handoffs on a cluster, long enough for its five faults to meet a flow. */
+const RATE = CLUSTER ? Number(process.env.CHAOS_RATE ?? Math.ceil(HANDOFFS / 180)) : undefined;
+const INSTANCES = CLUSTER ? 2 : 1;
+/** Where each service process's output is kept, to read after the run. */
+const CHAOS_LOG_DIR = join(stateDir(), 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
 
 const progress = (line: string) => process.stderr.write(`[chaos] ${line}\n`);
 
@@ -28,20 +49,34 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-progress(`${HANDOFFS} handoffs over ${TASKS} tasks, ${KILLS} kills, one broker restart`);
-const broker = await startLocalKafka({ onProgress: progress });
+const kafka = await startLocalKafka({ nodes: BROKERS, onProgress: progress });
+const disruptions: ChaosDisruption[] = CLUSTER
+  ? brokerFaults(kafka, HANDOFFS, parseBrokerFaults(process.env.CHAOS_FAULTS))
+  : [{ name: 'broker restart', atProgress: Math.floor(HANDOFFS / 2), run: () => kafka.restart() }];
+progress(
+  `${HANDOFFS} handoffs over ${TASKS} tasks on ${BROKERS} broker${CLUSTER ? 's' : ''}, ` +
+    `${INSTANCES} instance${INSTANCES > 1 ? 's' : ''} of the router and of the agent, ${KILLS} kills` +
+    (RATE === undefined ? '' : `, ${RATE} handoffs/s`),
+);
+progress(
+  `faults besides the kills, by completed handoffs: ${disruptions.map((d) => `${d.name} at ${d.atProgress}`).join('; ')}`,
+);
 let registry: StartedRegistry | undefined;
 let exitCode = 1;
 try {
   const schemaRegistryUrl = process.env.SCHEMA_REGISTRY_URL ?? (registry = await startLocalRegistry()).url;
   const result = await runExactlyOnceChaos({
-    brokers: broker.brokers,
+    brokers: kafka.brokers,
     schemaRegistryUrl,
     handoffs: HANDOFFS,
     tasks: TASKS,
     kills: KILLS,
+    instances: INSTANCES,
+    replicationFactor: replicationOf(BROKERS).replicationFactor,
+    ...(RATE !== undefined && { ratePerSecond: RATE }),
     seed: SEED,
-    disruptions: [{ name: 'broker restart', atProgress: Math.floor(HANDOFFS / 2), run: () => broker.restart() }],
+    disruptions,
+    logDir: CHAOS_LOG_DIR,
     deadlineMs: 45 * 60_000,
     progress,
     onSpawn: (child) => {
@@ -49,7 +84,7 @@ try {
       child.once('exit', () => children.delete(child));
     },
   });
-  process.stdout.write(`\n${describeChaosResult(result).join('\n')}\n`);
+  process.stdout.write(`\n${describeChaosResult(result).join('\n')}\nservice logs: ${CHAOS_LOG_DIR}\n`);
   process.stdout.write(
     `${JSON.stringify({
       event: 'chaos.result',
@@ -75,6 +110,8 @@ try {
       kills: result.kills.length,
       services: result.services,
       disruptions: result.disruptions,
+      faults: result.faults,
+      drainMs: result.drainMs,
       deadLetters: result.deadLetters,
       problems: result.problems,
     })}\n`,
@@ -82,6 +119,6 @@ try {
   exitCode = result.ok ? 0 : 1;
 } finally {
   await registry?.stop();
-  await broker.stop();
+  await kafka.stop();
 }
 process.exit(exitCode);

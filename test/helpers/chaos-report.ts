@@ -21,8 +21,15 @@ export function describeChaosResult(result: ExactlyOnceChaosResult): string[] {
       `unexpected exits: router ${result.services.router.unexpectedExits}, agent ${result.services.agent.unexpectedExits}; ` +
       `failed starts: router ${result.services.router.failedStarts}, agent ${result.services.agent.failedStarts}`,
     ...result.disruptions.map(
-      (d) => `${d.name} at ${(d.atMs / 1000).toFixed(1)}s, took ${(d.tookMs / 1000).toFixed(1)}s`,
+      (d) => `${d.name}${d.detail ? ` (${d.detail})` : ''} at ${seconds(d.atMs)}, took ${seconds(d.tookMs)}`,
     ),
+    'longest pause in completions after each fault (until the next):',
+    ...result.faults.map(
+      (fault) => `  ${seconds(fault.atMs).padStart(7)}  ${seconds(fault.longestPauseMs).padStart(6)}  ${fault.name}`,
+    ),
+    result.drainMs === undefined
+      ? 'nothing was completed'
+      : `drained ${seconds(result.drainMs)} after the last publish and the end of the last fault`,
     `inbound records ${result.inboundRecords} (batches sent again: ${result.resentBatches}), dead letters ${result.deadLetters}, ` +
       `seq mismatches ${result.seqMismatches}, other events ${JSON.stringify(result.otherEvents)}, ` +
       `exit codes router ${result.exitCodes.router} agent ${result.exitCodes.agent}`,
@@ -32,4 +39,8 @@ export function describeChaosResult(result: ExactlyOnceChaosResult): string[] {
     ...result.problems.map((problem) => `problem: ${problem}`),
     `seed ${result.seed}, ${(result.durationMs / 1000).toFixed(1)}s: ${result.ok ? 'OK' : 'FAILED'}`,
   ];
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
 }

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { parseLedgerEntry } from '@baton/agent-sdk';
+import { agentGroupId, parseLedgerEntry } from '@baton/agent-sdk';
 import { topicNames, type OutputRecord, type TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
@@ -8,21 +10,33 @@ import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec, type Hand
 import { auditChaosEffects, type ChaosEffects, type ChaosHandoff } from './chaos-effects.js';
 import { startKillableService, type KillableService } from './killable-service.js';
 import { cappedStep, pairOrder, planKillSteps, seededRandom, type Victim } from './kill-plan.js';
+import { lastCompletionMs, longestPauseMs } from './completion-pauses.js';
 import { publishInOrder, type OrderedPublisher } from './ordered-publisher.js';
 import { collectRecords, type CollectedRecord, type RecordCollector } from './record-collector.js';
-import { startServiceProcess } from './service-process.js';
+import { startServiceProcess, type ServiceProcess } from './service-process.js';
 import { uniqueName } from './unique-name.js';
 import { waitFor } from './wait-for.js';
 
 const AGENT_ID = 'probe_agent';
 const ROUTER_ID = 'router';
 const ROUTING_TABLE = 'test/fixtures/chaos-routing-table.yaml';
+const DEFAULT_PARTITIONS = 6;
 
 /** Something done to the system besides the kills, once the agent has completed `atProgress` handoffs. */
 export interface ChaosDisruption {
   name: string;
   atProgress: number;
-  run(): Promise<void>;
+  /** Resolves once the system is whole again (a broker back and in sync), with what was done when it says more than the name. */
+  run(run: ChaosRunContext): Promise<string | void>;
+}
+
+/** What a disruption knows of the run it disrupts. */
+export interface ChaosRunContext {
+  topics: TopicNames;
+  partitions: number;
+  /** The consumer groups of the router and of the agent. */
+  groups: Record<Victim, string>;
+  say(line: string): void;
 }
 
 export interface ExactlyOnceChaosOptions {
@@ -31,8 +45,16 @@ export interface ExactlyOnceChaosOptions {
   handoffs: number;
   tasks: number;
   kills: number;
+  /** Processes of the router and of the agent, each in its service's consumer group. @default 1 */
+  instances?: number;
+  /** Handoffs published per second at most, so faults meet a steady flow however fast it drains. @default no limit */
+  ratePerSecond?: number;
   /** @default 6 */
   partitions?: number;
+  /** A folder each service process's output is written to at the end, `<instance>-<incarnation>.log`. @default none */
+  logDir?: string;
+  /** Replicas of each topic the services create (BATON_REPLICATION_FACTOR). @default 1 */
+  replicationFactor?: number;
   /** Seeds the kill plan: the same seed, the same steps. @default a random one, reported */
   seed?: number;
   disruptions?: ChaosDisruption[];
@@ -55,6 +77,8 @@ export interface ExactlyOnceChaosOptions {
 
 export interface ChaosKill {
   victim: Victim;
+  /** The process killed: `router`, or `router-2` of several instances. */
+  instance: string;
   atMs: number;
   /** Handoffs the victim had done when it was killed. */
   victimProgress: number;
@@ -66,10 +90,20 @@ export interface ExactlyOnceChaosResult extends ChaosEffects {
   kills: ChaosKill[];
   /** Per service: kills, unexpected exits (crashes), failed (re)starts, duplicates its logs say it skipped. */
   services: Record<Victim, { kills: number; unexpectedExits: number; failedStarts: number; duplicatesSkipped: number }>;
-  disruptions: { name: string; atMs: number; tookMs: number }[];
+  disruptions: { name: string; atMs: number; tookMs: number; detail?: string }[];
+  /**
+   * Each fault, kills and disruptions in time order, with the longest time no handoff was completed
+   * from its start until the next fault (completion-pauses.ts).
+   */
+  faults: { name: string; atMs: number; longestPauseMs: number }[];
+  /**
+   * How long the last handoff took to be completed after the later of the last publish and the
+   * end of the last fault: the time to drain; undefined when none was completed.
+   */
+  drainMs: number | undefined;
   /** Batches the publisher sent again after a failed send. */
   resentBatches: number;
-  /** Exit codes after the final SIGTERM (0: drained and committed). */
+  /** Exit codes after the final SIGTERM (0: drained and committed); of several instances, the first that is not 0. */
   exitCodes: Record<Victim, number | null>;
   /** What kept the run from its plan: a kill not made, a stall, a deadline. Empty when it went to plan. */
   problems: string[];
@@ -100,7 +134,12 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
   const registry = new SchemaRegistryClient({ url: options.schemaRegistryUrl });
   const [codec, outcomeCodec] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
   const { published, records } = chaosHandoffs(codec, topics, handoffs, options.tasks);
+  const instances = options.instances ?? 1;
   const services = await startServices(options, topics, say);
+  const killsOf: Record<Victim, number> = { router: 0, agent: 0 };
+  /** The instance of `victim` the next kill of it takes: each in turn. */
+  const target = (victim: Victim) => services[victim][killsOf[victim] % instances] as KillableService;
+  const timeline: [number, number][] = [];
 
   const problems: string[] = [];
   const kills: ChaosKill[] = [];
@@ -110,9 +149,16 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
   const exitCodes: Record<Victim, number | null> = { router: null, agent: null };
   let publisher: OrderedPublisher | undefined;
   let ticker: NodeJS.Timeout | undefined;
+  let sampler: NodeJS.Timeout | undefined;
+  let publishedAtMs = 0;
   let finished = false;
   try {
     const progressOf = await followProgress(brokers, topics, collectors);
+    // When the completed count rises, for the pauses after each fault.
+    sampler = setInterval(() => {
+      const completed = progressOf.agent();
+      if (completed !== timeline.at(-1)?.[1]) timeline.push([Date.now() - startedAt, completed]);
+    }, 20);
     let lastTotal = -1;
     let lastProgressAt = Date.now();
     /** Waits for `condition`; false instead when nothing moved for the stall timeout, past the deadline, or once finished. */
@@ -138,11 +184,17 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
         ),
       options.progressIntervalMs ?? 5_000,
     );
+    const publishingFrom = Date.now();
+    const rate = options.ratePerSecond ?? Infinity;
     const sending = publishInOrder({
       brokers,
       topic: topics.inbound,
       records,
-      waitForRoom: (next) => until(() => progressOf.agent() >= next - window, `room to publish handoff ${next}`),
+      waitForRoom: (next) =>
+        until(
+          () => progressOf.agent() >= next - window && Date.now() - publishingFrom >= (next / rate) * 1_000,
+          `room to publish handoff ${next}`,
+        ),
       retryUntil: deadline,
       onRetry: say,
     });
@@ -150,7 +202,7 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
 
     const ready: Record<Victim, boolean> = { router: true, agent: true };
     const baseline: Record<Victim, number> = { router: 0, agent: 0 };
-    const running = (victim: Victim) => ready[victim] && services[victim].current !== undefined;
+    const running = (victim: Victim) => ready[victim] && target(victim).current !== undefined;
     const queued = (): Record<Victim, number> => ({
       router: sending.sent - progressOf.router(),
       agent: progressOf.router() - progressOf.agent(),
@@ -179,25 +231,27 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
           problems.push(`kill ${index + 1} of the ${victim} not made: it had finished every handoff`);
           continue;
         }
-        const pid = services[victim].current?.child.pid;
-        kills.push({ victim, atMs: Date.now() - startedAt, victimProgress: done() });
+        const instance = target(victim);
+        killsOf[victim] += 1;
+        const pid = instance.current?.child.pid;
+        kills.push({ victim, instance: instance.name, atMs: Date.now() - startedAt, victimProgress: done() });
         ready[victim] = false;
         say(
-          `kill ${kills.length}/${steps.length}: SIGKILL ${victim} (pid ${pid}) at ${done()} handoffs ` +
+          `kill ${kills.length}/${steps.length}: SIGKILL ${instance.name} (pid ${pid}) at ${done()} handoffs ` +
             `(routed ${progressOf.router()}, completed ${progressOf.agent()}); starting it again`,
         );
         // The next kill waits for its victim's own progress after this one, and after its restart.
         baseline.router = progressOf.router();
         baseline.agent = progressOf.agent();
         restarts.push(
-          services[victim].killAndRestart().then(
+          instance.killAndRestart().then(
             () => {
               baseline[victim] = Math.max(baseline[victim], done());
               ready[victim] = true;
-              say(`${victim} started again`);
+              say(`${instance.name} started again`);
             },
             (error: unknown) => {
-              if (!finished) problems.push(`the ${victim} did not start again: ${String(error)}`);
+              if (!finished) problems.push(`${instance.name} did not start again: ${String(error)}`);
             },
           ),
         );
@@ -210,26 +264,46 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
         if (!(await until(() => progressOf.agent() >= atProgress, `${disruption.name} at ${atProgress}`))) return;
         const at = Date.now();
         say(`${disruption.name} (completed ${progressOf.agent()})`);
-        await disruption.run();
-        disruptions.push({ name: disruption.name, atMs: at - startedAt, tookMs: Date.now() - at });
-        say(`${disruption.name}: done in ${since(at)}`);
+        const detail =
+          (await disruption.run({
+            topics,
+            partitions: options.partitions ?? DEFAULT_PARTITIONS,
+            groups: { router: `${topics.prefix}.router`, agent: agentGroupId(topics, AGENT_ID) },
+            say,
+          })) ?? undefined;
+        disruptions.push({
+          name: disruption.name,
+          atMs: at - startedAt,
+          tookMs: Date.now() - at,
+          ...(detail && { detail }),
+        });
+        say(`${disruption.name}: done in ${since(at)}${detail ? ` (${detail})` : ''}`);
       }
     })();
 
-    await Promise.all([sending.done, killing, disrupting]);
+    const published = sending.done.then(() => {
+      publishedAtMs = Date.now() - startedAt;
+    });
+    await Promise.all([published, killing, disrupting]);
     await Promise.all(restarts);
     await until(
       () => progressOf.router() >= handoffs && progressOf.agent() >= handoffs,
       'every handoff routed and completed',
     );
+  } catch (error) {
+    // Reported with the counts rather than instead of them: what was written is still audited.
+    problems.push(`the run failed: ${error instanceof Error ? error.message : String(error)}`);
+    say(`the run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   } finally {
     finished = true;
     clearInterval(ticker);
+    clearInterval(sampler);
     await publisher?.close();
-    // SIGTERM: drain and commit. Nothing is written after both have exited, so the reads below are final.
-    exitCodes.router = await services.router.stop('SIGTERM');
-    exitCodes.agent = await services.agent.stop('SIGTERM');
+    // SIGTERM: drain and commit. Nothing is written after all have exited, so the reads below are final.
+    exitCodes.router = firstFailure(await Promise.all(services.router.map((service) => service.stop('SIGTERM'))));
+    exitCodes.agent = firstFailure(await Promise.all(services.agent.map((service) => service.stop('SIGTERM'))));
     await Promise.all(collectors.map((collector) => collector.stop()));
+    if (options.logDir !== undefined) await writeServiceLogs(options.logDir, [...services.router, ...services.agent]);
   }
   say(`services stopped (router ${exitCodes.router}, agent ${exitCodes.agent}); reading every topic to its end`);
 
@@ -241,12 +315,32 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     outcomeCodec,
     published,
   });
-  const summary = (service: KillableService) => ({
-    kills: service.kills,
-    unexpectedExits: service.unexpectedExits,
-    failedStarts: service.failedStarts,
-    duplicatesSkipped: service.logs().filter((line) => line.event === 'message.duplicate').length,
-  });
+  const summary = (instancesOf: KillableService[]) => {
+    const sum = (count: (service: KillableService) => number) =>
+      instancesOf.reduce((total, service) => total + count(service), 0);
+    return {
+      kills: sum((service) => service.kills),
+      unexpectedExits: sum((service) => service.unexpectedExits),
+      failedStarts: sum((service) => service.failedStarts),
+      duplicatesSkipped: sum((service) => service.logs().filter((line) => line.event === 'message.duplicate').length),
+    };
+  };
+  const endMs = Date.now() - startedAt;
+  const faultStarts = [
+    ...kills.map((kill) => ({ name: `SIGKILL ${kill.instance}`, atMs: kill.atMs, endMs: kill.atMs })),
+    ...disruptions.map((d) => ({
+      name: d.detail ? `${d.name}: ${d.detail}` : d.name,
+      atMs: d.atMs,
+      endMs: d.atMs + d.tookMs,
+    })),
+  ].sort((a, b) => a.atMs - b.atMs);
+  const faults = faultStarts.map((fault, index) => ({
+    name: fault.name,
+    atMs: fault.atMs,
+    longestPauseMs: longestPauseMs(timeline, fault.atMs, faultStarts[index + 1]?.atMs ?? endMs, handoffs),
+  }));
+  const drainFromMs = Math.max(publishedAtMs, ...faultStarts.map((fault) => fault.endMs));
+  const lastCompletion = lastCompletionMs(timeline);
   if (kills.length < steps.length) problems.push(`${kills.length} of ${steps.length} planned kills were made`);
   const sent = publisher?.sent ?? 0;
   return {
@@ -255,6 +349,8 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     kills,
     services: { router: summary(services.router), agent: summary(services.agent) },
     disruptions,
+    faults,
+    drainMs: lastCompletion === undefined ? undefined : Math.max(0, lastCompletion - drainFromMs),
     resentBatches: publisher?.resentBatches ?? 0,
     exitCodes,
     problems,
@@ -287,17 +383,18 @@ function chaosHandoffs(codec: HandoffCodec, topics: TopicNames, handoffs: number
   return { published, records };
 }
 
-/** The router and the probe agent, each its own process, killable, on the run's topics. */
+/** The router and the probe agent, `instances` processes of each, killable, on the run's topics. */
 async function startServices(
   options: ExactlyOnceChaosOptions,
   topics: TopicNames,
   say: (line: string) => void,
-): Promise<Record<Victim, KillableService>> {
+): Promise<Record<Victim, KillableService[]>> {
   const env = (service: string, incarnation: number): Record<string, string> => ({
     KAFKA_BROKERS: options.brokers.join(','),
     SCHEMA_REGISTRY_URL: options.schemaRegistryUrl,
     BATON_TOPIC_PREFIX: topics.prefix,
-    BATON_PARTITIONS: String(options.partitions ?? 6),
+    BATON_PARTITIONS: String(options.partitions ?? DEFAULT_PARTITIONS),
+    BATON_REPLICATION_FACTOR: String(options.replicationFactor ?? 1),
     BATON_INSTANCE_ID: `${topics.prefix}-${service}-${incarnation}`,
     // The run is about exactly once, not about liveness: a killed agent's card must not make the
     // router dead-letter its handoffs with NO_LIVE_AGENT while the agent restarts.
@@ -309,23 +406,46 @@ async function startServices(
     options.onSpawn?.(service.child);
     return service;
   };
+  const instances = options.instances ?? 1;
+  const named = (victim: Victim, index: number) => (instances === 1 ? victim : `${victim}-${index + 1}`);
+  const entries: Record<Victim, (name: string, n: number) => Promise<ServiceProcess>> = {
+    router: (name, n) => start('services/router/src/main.ts', { ...env(name, n), ROUTING_TABLE }),
+    agent: (name, n) => start('test/fixtures/probe-agent/main.ts', env(name, n)),
+  };
   // Side by side: each creates the topics it reads and writes that do not exist yet.
-  const [router, agent] = await Promise.allSettled([
-    startKillableService({
-      name: 'router',
-      start: (n) => start('services/router/src/main.ts', { ...env('router', n), ROUTING_TABLE }),
-      onEvent: say,
+  const victims: Victim[] = ['router', 'agent'];
+  const starts = victims.flatMap((victim) =>
+    Array.from({ length: instances }, (_, index) => {
+      const name = named(victim, index);
+      return startKillableService({ name, start: (n) => entries[victim](name, n), onEvent: say });
     }),
-    startKillableService({
-      name: 'agent',
-      start: (n) => start('test/fixtures/probe-agent/main.ts', env('agent', n)),
-      onEvent: say,
-    }),
-  ]);
-  if (router.status === 'fulfilled' && agent.status === 'fulfilled')
-    return { router: router.value, agent: agent.value };
-  for (const started of [router, agent]) if (started.status === 'fulfilled') await started.value.stop('SIGKILL');
-  throw (router.status === 'rejected' ? router.reason : (agent as PromiseRejectedResult).reason) as Error;
+  );
+  const started = await Promise.allSettled(starts);
+  const failure = started.find((result) => result.status === 'rejected');
+  const up = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (failure) {
+    for (const service of up) await service.stop('SIGKILL');
+    throw failure.reason as Error;
+  }
+  return { router: up.slice(0, instances), agent: up.slice(instances) };
+}
+
+/** Every line each incarnation of each service printed, a file per incarnation. */
+async function writeServiceLogs(dir: string, services: KillableService[]): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await Promise.all(
+    services.flatMap((service) =>
+      service.incarnations.map((incarnation, index) =>
+        writeFile(join(dir, `${service.name}-${index + 1}.log`), `${incarnation.lines.join('\n')}\n`),
+      ),
+    ),
+  );
+}
+
+/** Of several exit codes, the first that is not 0 (null: still running), else 0. */
+function firstFailure(codes: (number | null)[]): number | null {
+  const failed = codes.findIndex((code) => code !== 0);
+  return failed < 0 ? 0 : (codes[failed] as number | null);
 }
 
 /** Live counts of distinct handoffs the router has put in the agent's inbox and the agent has completed. */

@@ -33,12 +33,16 @@ export interface OrderedPublisher {
  * accepts; a batch the broker had in fact written then appears twice, in the same order, which a
  * consumer deduplicating by message id must absorb.
  */
+/** How long `close` waits for a send under way. */
+const CLOSE_GRACE_MS = 60_000;
+
 export function publishInOrder(options: OrderedPublisherOptions): OrderedPublisher {
   const kafka = createKafka({ brokers: options.brokers, clientId: uniqueName('ordered-publisher') });
   const batchSize = options.batchSize ?? 100;
   let producer: RecordProducer | undefined;
   let sent = 0;
   let resentBatches = 0;
+  let closing = false;
   const done = (async () => {
     for (let start = 0; start < options.records.length; start += batchSize) {
       if (!(await options.waitForRoom(start))) return;
@@ -49,7 +53,7 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
           await producer.send(messages.map((record) => ({ ...record, topic: options.topic })));
           break;
         } catch (error) {
-          if (Date.now() > options.retryUntil) throw error;
+          if (closing || Date.now() > options.retryUntil) throw error;
           resentBatches += 1;
           options.onRetry?.(`publishing records ${start}+ failed, sending them again: ${(error as Error).message}`);
           await producer?.disconnect().catch(() => undefined);
@@ -68,7 +72,17 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
     },
     done,
     close: async () => {
-      await done.catch(() => undefined);
+      closing = true;
+      // A send under way is waited for, at most its producer's own request timeout and retries: a
+      // run that ends early (a stall, a failure) must still stop, and say what it found.
+      const sending = await Promise.race([
+        done.then(
+          () => false,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS, true).unref()),
+      ]);
+      if (sending) options.onRetry?.(`a send was still under way ${CLOSE_GRACE_MS / 1000} s after the run ended`);
       await producer?.disconnect().catch(() => undefined);
     },
   };

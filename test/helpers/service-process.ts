@@ -83,6 +83,8 @@ export interface ServiceProcess {
   readonly child: ChildProcess;
   /** Every JSON log line the service printed. */
   readonly logs: Record<string, unknown>[];
+  /** Every line printed, stdout (JSON or not) and stderr. */
+  readonly lines: string[];
   /** The service's HTTP address, from its `service.started` log line. */
   readonly address: string;
   /** Sends `signal` and resolves with the exit code once the process has exited. */
@@ -108,7 +110,13 @@ export async function startServiceProcess(
   });
   try {
     const started = await Promise.race([service.started, timedOut]);
-    return { child: service.child, logs: service.logs, address: String(started.http), stop: service.stop };
+    return {
+      child: service.child,
+      logs: service.logs,
+      lines: service.lines,
+      address: String(started.http),
+      stop: service.stop,
+    };
   } finally {
     clearTimeout(timer);
   }
