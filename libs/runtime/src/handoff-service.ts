@@ -262,8 +262,6 @@ function loggingObserver(logger: Logger): ConsumerObserver {
       ),
     partitionReady: (event) => logger.info({ event: 'partition.ready', ...event }, 'partition ready'),
     partitionStopped: (event) => logger.info({ event: 'partition.stopped', ...event }, 'partition stopped'),
-    staleFetchDropped: (event) =>
-      logger.info({ event: 'partition.refetch', ...event }, 'a stale fetch was dropped; fetching again'),
     partitionStartFailed: ({ topic, partition, error, delayMs }) =>
       logger.warn(
         { event: 'partition.restarting', topic, partition, delay_ms: delayMs, err: error.message },
@@ -280,7 +278,6 @@ const OBSERVER_EVENTS = [
   'partitionStopped',
   'partitionReady',
   'partitionStartFailed',
-  'staleFetchDropped',
   'transactionCommitted',
 ] as const satisfies readonly (keyof ConsumerObserver)[];
 

@@ -53,10 +53,4 @@ export interface ConsumerObserver {
   /** Work for a partition stopped: lost in a rebalance, fenced by a newer owner, or a commit failed. */
   partitionStopped?(event: { topic: string; partition: number; reason: string }): void;
   partitionReady?(event: { topic: string; partition: number; catchUpMs: number }): void;
-  /**
-   * A fetch answered from further on than the partition's worker reads (one sent before the
-   * worker's seek, by another broker's fetcher): dropped, and the partition fetched again from
-   * `expected`.
-   */
-  staleFetchDropped?(event: { topic: string; partition: number; fetchedFrom: number; expected: number }): void;
 }

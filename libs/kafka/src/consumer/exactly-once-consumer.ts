@@ -163,18 +163,6 @@ export class ExactlyOnceConsumer<T> {
         // Staleness (a seek, a rebalance) and a stop can only come about while this loop awaits: asked
         // at the start and after each wait, not for every record (kafkajs's isStale allocates a lookup key).
         if (isStale() || !isRunning()) return;
-        // kafkajs tells a fetch made before a seek by the seek still pending (tulios/kafkajs#367). On
-        // several brokers another broker's fetcher may have applied the seek already, after the
-        // partition's leader moved, so a fetch the former leader answers arrives looking current,
-        // from further on than the worker reads: its records would be taken and those between
-        // committed past unprocessed. Such a fetch is dropped and the partition fetched again.
-        const expected = worker.nextOffset;
-        const fetchedFrom = Number((batch as unknown as { fetchedOffset: string }).fetchedOffset);
-        if (fetchedFrom > expected) {
-          this.consumer.seek({ topic, partition: batch.partition, offset: String(expected) });
-          this.options.observer?.staleFetchDropped?.({ topic, partition: batch.partition, fetchedFrom, expected });
-          return;
-        }
         for (const message of batch.messages) {
           if (worker.isStopped || this.closing) return;
           const record = consumedRecord(topic, batch.partition, message);

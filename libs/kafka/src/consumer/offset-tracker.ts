@@ -32,11 +32,6 @@ export class OffsetTracker {
     this.next = offset + 1;
   }
 
-  /** The offset reading is expected at next: after the last received or skipped, else the start. */
-  get nextOffset(): number | undefined {
-    return this.next;
-  }
-
   /** True when `offset` was received before: a redelivery after a rebalance, for instance. */
   hasReceived(offset: number): boolean {
     return this.next !== undefined && offset < this.next;

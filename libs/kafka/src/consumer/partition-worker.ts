@@ -147,11 +147,6 @@ export class PartitionWorker<T> {
     this.committedOffset = settings.startOffset;
   }
 
-  /** The offset this worker takes next: a fetch from further on would skip records (see ExactlyOnceConsumer). */
-  get nextOffset(): number {
-    return this.offsets.nextOffset ?? this.settings.startOffset;
-  }
-
   get isStopped(): boolean {
     return this.state !== 'running';
   }
