@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { startLocalKafka, type LocalKafka } from '@baton/local-infra';
+import { brokerFaults } from './helpers/broker-faults.js';
+import { describeChaosResult } from './helpers/chaos-report.js';
+import { runExactlyOnceChaos } from './helpers/chaos-run.js';
+
+const HANDOFFS = 1_500;
+const TASKS = 50;
+const KILLS = 4;
+/** About 100 s of handoffs, so the five broker faults, each over once the cluster is whole again, meet a flow. */
+const RATE = 15;
+
+let cluster: LocalKafka | undefined;
+
+beforeAll(async () => {
+  cluster = await startLocalKafka({ nodes: 3, onProgress: (line) => console.log(`[cluster] ${line}`) });
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+/**
+ * The CI-sized run of `npm run chaos -- --brokers 3`: a cluster of three of its own, every topic
+ * replicated three times with two in sync, two instances each of the router and of the agent,
+ * SIGKILLed in turn, while the broker faults of helpers/broker-faults.ts happen one after another
+ * (the leader of most of the run's partitions, the router's transaction coordinator and the
+ * agent's group coordinator each SIGKILLed and started again, a broker frozen past the session
+ * timeouts, a rolling restart). Effects are counted by message_id on every output topic, as in
+ * exactly-once-chaos.test.ts.
+ */
+it(`takes ${HANDOFFS} handoffs exactly once, in order per task, on three brokers through leader, coordinator and broker faults`, async () => {
+  const kafka = cluster as LocalKafka;
+  const seed = process.env.CHAOS_SEED === undefined ? undefined : Number(process.env.CHAOS_SEED);
+  const disruptions = brokerFaults(kafka, HANDOFFS);
+  const result = await runExactlyOnceChaos({
+    brokers: kafka.brokers,
+    schemaRegistryUrl: inject('schemaRegistryUrl'),
+    handoffs: HANDOFFS,
+    tasks: TASKS,
+    kills: KILLS,
+    instances: 2,
+    replicationFactor: 3,
+    ratePerSecond: RATE,
+    disruptions,
+    seed,
+    deadlineMs: 480_000,
+    progress: (line) => console.log(`[chaos] ${line}`),
+  });
+  console.log(describeChaosResult(result).join('\n'));
+
+  expect(result.problems).toEqual([]);
+  expect(result.published).toBe(HANDOFFS);
+  expect(result.disruptions.map((disruption) => disruption.name)).toEqual(disruptions.map((d) => d.name));
+  expect(new Set(result.kills.map((kill) => kill.instance))).toEqual(
+    new Set(['router-1', 'router-2', 'agent-1', 'agent-2']),
+  );
+  const exactlyOnceInOrder = {
+    published: HANDOFFS,
+    tookEffect: HANDOFFS,
+    lost: 0,
+    duplicated: 0,
+    outOfOrder: 0,
+    unexpected: 0,
+  };
+  expect(result.audits.completed).toMatchObject(exactlyOnceInOrder);
+  expect(result.audits.ledger).toMatchObject(exactlyOnceInOrder);
+  expect(result.audits.routed).toMatchObject(exactlyOnceInOrder);
+  expect(result.audits.inbox).toMatchObject(exactlyOnceInOrder);
+  expect(result.deadLetters).toBe(0);
+  expect(result.seqMismatches).toBe(0);
+  expect(result.otherEvents).toEqual({});
+  expect(result.services.router.unexpectedExits + result.services.agent.unexpectedExits).toBe(0);
+  expect(result.exitCodes).toEqual({ router: 0, agent: 0 });
+  expect(result.ok).toBe(true);
+}, 600_000);
