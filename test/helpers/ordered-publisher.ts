@@ -37,7 +37,12 @@ export interface OrderedPublisher {
 const CLOSE_GRACE_MS = 60_000;
 
 export function publishInOrder(options: OrderedPublisherOptions): OrderedPublisher {
-  const kafka = createKafka({ brokers: options.brokers, clientId: uniqueName('ordered-publisher') });
+  // Quiet: a failed send is told through onRetry, and sent again.
+  const kafka = createKafka({
+    brokers: options.brokers,
+    clientId: uniqueName('ordered-publisher'),
+    logLevel: 'nothing',
+  });
   const batchSize = options.batchSize ?? 100;
   let producer: RecordProducer | undefined;
   let sent = 0;
