@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createKafka, waitForBroker, waitForInSyncReplicas, type KafkaSecurity } from '@baton/kafka';
+import { waitForBroker, waitForInSyncReplicas, type KafkaSecurity } from '@baton/kafka';
 import { classDataSharing, type ClassDataSharing } from './class-data-sharing.js';
 import { findFreePorts, retryOnPortClash } from './free-port.js';
 import { DEFAULT_INFRA_DIR } from './infra-dir.js';
@@ -13,7 +13,7 @@ import { restartable, type ProcessRun } from './restartable.js';
 import { renderServerProperties } from './server-properties.js';
 import { stopAll, type StartedKafka } from './started-services.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
-import { warmUpCoordinators } from './warm-up.js';
+import { localInfraClient, warmUpCoordinators } from './warm-up.js';
 
 export interface StartLocalKafkaOptions {
   onProgress?: ProgressListener;
@@ -356,17 +356,10 @@ async function startNodes<T>(
   });
 
   const rollingRestart = async (): Promise<void> => {
+    const kafka = localInfraClient(waitBrokers, waitSecurity);
     for (const { node } of nodes) {
       await node.restart();
-      if (nodeCount > 1) {
-        const kafka = createKafka({
-          brokers: waitBrokers,
-          clientId: 'baton-local-infra',
-          logLevel: 'nothing',
-          ...(waitSecurity && { security: waitSecurity }),
-        });
-        await waitForInSyncReplicas(kafka, { timeoutMs: IN_SYNC_TIMEOUT_MS });
-      }
+      if (nodeCount > 1) await waitForInSyncReplicas(kafka, { timeoutMs: IN_SYNC_TIMEOUT_MS });
     }
   };
   let stopping: Promise<void> | undefined;
