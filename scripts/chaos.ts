@@ -15,14 +15,16 @@
  * times with two in sync, two instances of the router and of the agent, and the broker faults of
  * test/helpers/broker-faults.ts besides the kills: the leader of most partitions, the router's
  * transaction coordinator and the agent's group coordinator each SIGKILLed, a broker frozen past
- * the session timeouts, and a rolling restart. Publishing is paced (CHAOS_RATE handoffs a second,
+ * the session timeouts, and a rolling restart; and the agent scaled out to a third instance and in
+ * again, one instance stopped with SIGTERM and one SIGKILLed for good (test/helpers/chaos-faults.ts;
+ * CHAOS_FAULTS=leader,scale-out,... makes only those). Publishing is paced (CHAOS_RATE handoffs a second,
  * default N / 180) so the faults meet a steady flow. The summary gives the longest pause in
  * completions after each fault and the time to drain after the last.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { replicationOf, startLocalKafka, startLocalRegistry, type StartedRegistry } from '@baton/local-infra';
-import { brokerFaults, parseBrokerFaults } from '../test/helpers/broker-faults.js';
+import { chaosFaults, parseChaosFaults } from '../test/helpers/chaos-faults.js';
 import { describeChaosResult } from '../test/helpers/chaos-report.js';
 import { runExactlyOnceChaos, type ChaosDisruption } from '../test/helpers/chaos-run.js';
 import { stateDir } from './lib/local-connection.js';
@@ -51,7 +53,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 const kafka = await startLocalKafka({ nodes: BROKERS, onProgress: progress });
 const disruptions: ChaosDisruption[] = CLUSTER
-  ? brokerFaults(kafka, HANDOFFS, parseBrokerFaults(process.env.CHAOS_FAULTS))
+  ? chaosFaults(kafka, HANDOFFS, parseChaosFaults(process.env.CHAOS_FAULTS))
   : [{ name: 'broker restart', atProgress: Math.floor(HANDOFFS / 2), run: () => kafka.restart() }];
 progress(
   `${HANDOFFS} handoffs over ${TASKS} tasks on ${BROKERS} broker${CLUSTER ? 's' : ''}, ` +

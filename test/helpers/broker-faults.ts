@@ -100,16 +100,6 @@ export const BROKER_FAULTS = [
 ] as const;
 export type BrokerFault = (typeof BROKER_FAULTS)[number];
 
-/** CHAOS_FAULTS: a comma-separated list of BROKER_FAULTS; unset, all of them. */
-export function parseBrokerFaults(value: string | undefined): BrokerFault[] {
-  if (value === undefined || value.trim() === '') return [...BROKER_FAULTS];
-  const names = value.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(BROKER_FAULTS as readonly string[]).includes(name));
-  if (unknown.length > 0)
-    throw new Error(`CHAOS_FAULTS names no fault ${unknown.join(', ')}: choose from ${BROKER_FAULTS.join(', ')}`);
-  return names as BrokerFault[];
-}
-
 async function killAndRestart(
   cluster: LocalKafka,
   run: ChaosRunContext,

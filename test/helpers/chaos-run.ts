@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { agentGroupId, parseLedgerEntry } from '@baton/agent-sdk';
-import { topicNames, type OutputRecord, type TopicNames } from '@baton/kafka';
+import { createKafka, describeConsumerGroups, topicNames, type OutputRecord, type TopicNames } from '@baton/kafka';
 import { buildHandoff } from '@baton/protocol';
 import { handoffRecord } from '@baton/runtime';
 import { SchemaRegistryClient, createHandoffCodec, createOutcomeCodec, type HandoffCodec } from '@baton/wire';
@@ -36,7 +36,21 @@ export interface ChaosRunContext {
   partitions: number;
   /** The consumer groups of the router and of the agent. */
   groups: Record<Victim, string>;
+  /** Instances of a service added and taken away while the run goes on. */
+  scale: InstanceScaling;
   say(line: string): void;
+}
+
+/** Scaling a service out and in during a run: the kills then take the instances there are, in turn. */
+export interface InstanceScaling {
+  /** Starts one more instance of `victim` in its group; resolves with its name once it runs. */
+  add(victim: Victim): Promise<string>;
+  /**
+   * Takes a running instance of `victim` away for good with `signal`: SIGTERM drains and commits
+   * what it holds (an exit code other than 0 is a problem of the run), SIGKILL leaves its group to
+   * find out by the session timeout. Resolves with what was done.
+   */
+  remove(victim: Victim, signal: 'SIGTERM' | 'SIGKILL'): Promise<string>;
 }
 
 export interface ExactlyOnceChaosOptions {
@@ -134,14 +148,56 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
   const registry = new SchemaRegistryClient({ url: options.schemaRegistryUrl });
   const [codec, outcomeCodec] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
   const { published, records } = chaosHandoffs(codec, topics, handoffs, options.tasks);
-  const instances = options.instances ?? 1;
-  const services = await startServices(options, topics, say);
+  const { services, startInstance } = await startServices(options, topics, say);
+  /** Instances scaled in: no kill takes them, and their counts and logs still go in the result. */
+  const retired: Record<Victim, KillableService[]> = { router: [], agent: [] };
   const killsOf: Record<Victim, number> = { router: 0, agent: 0 };
-  /** The instance of `victim` the next kill of it takes: each in turn. */
-  const target = (victim: Victim) => services[victim][killsOf[victim] % instances] as KillableService;
+  /** The instance of `victim` the next kill of it takes: each of those there are now in turn. */
+  const target = (victim: Victim) => services[victim][killsOf[victim] % services[victim].length] as KillableService;
   const timeline: [number, number][] = [];
 
   const problems: string[] = [];
+  const groups: Record<Victim, string> = { router: `${topics.prefix}.router`, agent: agentGroupId(topics, AGENT_ID) };
+  const groupAdmin = createKafka({ brokers, clientId: 'chaos-scaling', logLevel: 'nothing' });
+  /** Waits until the group of `victim` is stable with (`present`) or without the members of `instance`. */
+  const settled = async (victim: Victim, instance: string, present: boolean): Promise<string> => {
+    const from = Date.now();
+    // A member's client id is its incarnation's instance id: `<prefix>-<instance>-<incarnation>`.
+    const own = `${topics.prefix}-${instance}-`;
+    const members = await waitFor(
+      async () => {
+        const [group] = await describeConsumerGroups(groupAdmin, (id) => id === groups[victim]);
+        const has = group?.members.some((member) => member.clientId.startsWith(own)) ?? false;
+        return group?.state === 'Stable' && has === present ? group.members.length : undefined;
+      },
+      {
+        description: `the ${victim}'s group to settle ${present ? 'with' : 'without'} ${instance}`,
+        timeoutMs: 120_000,
+        intervalMs: 250,
+      },
+    );
+    return `its group stable with ${members} member${members === 1 ? '' : 's'} ${((Date.now() - from) / 1000).toFixed(1)}s later`;
+  };
+  const scale: InstanceScaling = {
+    async add(victim) {
+      const instance = await startInstance(victim, services[victim].length + retired[victim].length);
+      services[victim].push(instance);
+      return `${instance.name} started, ${await settled(victim, instance.name, true)}`;
+    },
+    async remove(victim, signal) {
+      if (services[victim].length < 2) {
+        throw new Error(`the ${victim} has no instance to spare: it runs ${services[victim].length}`);
+      }
+      const instance =
+        services[victim].find((service) => service.current !== undefined) ?? (services[victim][0] as KillableService);
+      services[victim].splice(services[victim].indexOf(instance), 1);
+      retired[victim].push(instance);
+      const code = await instance.stop(signal);
+      if (signal === 'SIGTERM' && code !== 0) problems.push(`${instance.name} exited with ${code} on SIGTERM`);
+      const how = signal === 'SIGTERM' ? `SIGTERM (exit code ${code})` : 'SIGKILL';
+      return `${instance.name} stopped by ${how}, ${await settled(victim, instance.name, false)}`;
+    },
+  };
   const kills: ChaosKill[] = [];
   const disruptions: ExactlyOnceChaosResult['disruptions'] = [];
   const restarts: Promise<unknown>[] = [];
@@ -268,7 +324,8 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
           (await disruption.run({
             topics,
             partitions: options.partitions ?? DEFAULT_PARTITIONS,
-            groups: { router: `${topics.prefix}.router`, agent: agentGroupId(topics, AGENT_ID) },
+            groups,
+            scale,
             say,
           })) ?? undefined;
         disruptions.push({
@@ -303,7 +360,13 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     exitCodes.router = firstFailure(await Promise.all(services.router.map((service) => service.stop('SIGTERM'))));
     exitCodes.agent = firstFailure(await Promise.all(services.agent.map((service) => service.stop('SIGTERM'))));
     await Promise.all(collectors.map((collector) => collector.stop()));
-    if (options.logDir !== undefined) await writeServiceLogs(options.logDir, [...services.router, ...services.agent]);
+    if (options.logDir !== undefined)
+      await writeServiceLogs(options.logDir, [
+        ...services.router,
+        ...services.agent,
+        ...retired.router,
+        ...retired.agent,
+      ]);
   }
   say(`services stopped (router ${exitCodes.router}, agent ${exitCodes.agent}); reading every topic to its end`);
 
@@ -347,7 +410,10 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     seed,
     published: sent,
     kills,
-    services: { router: summary(services.router), agent: summary(services.agent) },
+    services: {
+      router: summary([...services.router, ...retired.router]),
+      agent: summary([...services.agent, ...retired.agent]),
+    },
     disruptions,
     faults,
     drainMs: lastCompletion === undefined ? undefined : Math.max(0, lastCompletion - drainFromMs),
@@ -388,7 +454,11 @@ async function startServices(
   options: ExactlyOnceChaosOptions,
   topics: TopicNames,
   say: (line: string) => void,
-): Promise<Record<Victim, KillableService[]>> {
+): Promise<{
+  services: Record<Victim, KillableService[]>;
+  /** Starts the instance of `victim` numbered `index` (from 0): for scaling out. */
+  startInstance(victim: Victim, index: number): Promise<KillableService>;
+}> {
   const env = (service: string, incarnation: number): Record<string, string> => ({
     KAFKA_BROKERS: options.brokers.join(','),
     SCHEMA_REGISTRY_URL: options.schemaRegistryUrl,
@@ -407,18 +477,20 @@ async function startServices(
     return service;
   };
   const instances = options.instances ?? 1;
-  const named = (victim: Victim, index: number) => (instances === 1 ? victim : `${victim}-${index + 1}`);
+  // One instance is named for its service; of several (or once scaled out) each has its number.
+  const named = (victim: Victim, index: number) => (instances === 1 && index === 0 ? victim : `${victim}-${index + 1}`);
   const entries: Record<Victim, (name: string, n: number) => Promise<ServiceProcess>> = {
     router: (name, n) => start('services/router/src/main.ts', { ...env(name, n), ROUTING_TABLE }),
     agent: (name, n) => start('test/fixtures/probe-agent/main.ts', env(name, n)),
   };
   // Side by side: each creates the topics it reads and writes that do not exist yet.
+  const startInstance = (victim: Victim, index: number) => {
+    const name = named(victim, index);
+    return startKillableService({ name, start: (n) => entries[victim](name, n), onEvent: say });
+  };
   const victims: Victim[] = ['router', 'agent'];
   const starts = victims.flatMap((victim) =>
-    Array.from({ length: instances }, (_, index) => {
-      const name = named(victim, index);
-      return startKillableService({ name, start: (n) => entries[victim](name, n), onEvent: say });
-    }),
+    Array.from({ length: instances }, (_, index) => startInstance(victim, index)),
   );
   const started = await Promise.allSettled(starts);
   const failure = started.find((result) => result.status === 'rejected');
@@ -427,7 +499,7 @@ async function startServices(
     for (const service of up) await service.stop('SIGKILL');
     throw failure.reason as Error;
   }
-  return { router: up.slice(0, instances), agent: up.slice(instances) };
+  return { services: { router: up.slice(0, instances), agent: up.slice(instances) }, startInstance };
 }
 
 /** Every line each incarnation of each service printed, a file per incarnation. */
