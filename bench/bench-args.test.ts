@@ -7,7 +7,18 @@ describe('benchArgs', () => {
       messages: DEFAULT_MESSAGES,
       negotiations: Math.max(100, DEFAULT_MESSAGES / 10),
       idleSeconds: undefined,
+      brokers: 1,
     });
+  });
+
+  it('takes --brokers (or BENCH_BROKERS) apart from N and M', () => {
+    expect(benchArgs(['3000', '--brokers', '3', '250'], {})).toMatchObject({
+      messages: 3000,
+      negotiations: 250,
+      brokers: 3,
+    });
+    expect(benchArgs(['--brokers=3'], {})).toMatchObject({ messages: DEFAULT_MESSAGES, brokers: 3 });
+    expect(benchArgs([], { BENCH_BROKERS: '3' }).brokers).toBe(3);
   });
 
   it('takes N and M from the arguments first, then the environment', () => {

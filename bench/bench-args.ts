@@ -1,4 +1,5 @@
-/** `npm run bench [N] [M]`: the arguments, else the environment, else the defaults. */
+/** `npm run bench [N] [M] [--brokers B]`: the arguments, else the environment, else the defaults. */
+import { brokerCount, withoutBrokerOption } from '../scripts/lib/start-options.js';
 
 /**
  * Handoffs per throughput row. Four rows carry them (Baton and three relays); the slowest, the
@@ -14,6 +15,11 @@ export interface BenchArgs {
   negotiations: number;
   /** Seconds of the idle CPU window; undefined leaves it to measureIdleCpu, 0 skips the row. */
   idleSeconds: number | undefined;
+  /**
+   * `--brokers B` (or BENCH_BROKERS): with more than 1, the full path is also measured on a cluster
+   * of B brokers beside the bench's one (cluster-path.ts). @default 1
+   */
+  brokers: number;
 }
 
 function count(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -24,7 +30,8 @@ function count(name: string, raw: string | undefined, fallback: number, min: num
   return value;
 }
 
-export function benchArgs(argv: readonly string[], env: Record<string, string | undefined>): BenchArgs {
+export function benchArgs(given: readonly string[], env: Record<string, string | undefined>): BenchArgs {
+  const argv = withoutBrokerOption(given);
   const messages = count('N (handoffs per row)', argv[0] ?? env.BENCH_MESSAGES, DEFAULT_MESSAGES, 1);
   return {
     messages,
@@ -36,5 +43,6 @@ export function benchArgs(argv: readonly string[], env: Record<string, string | 
     ),
     idleSeconds:
       env.BENCH_IDLE_SECONDS === undefined ? undefined : count('BENCH_IDLE_SECONDS', env.BENCH_IDLE_SECONDS, 0, 0),
+    brokers: brokerCount(given, env, 'BENCH_BROKERS'),
   };
 }

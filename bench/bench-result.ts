@@ -1,3 +1,4 @@
+import type { ClusterPathResult } from './cluster-figures.js';
 import type { PairedRatios } from './exactly-once-pairs.js';
 import type { NegotiationBenchResult } from './negotiation-bench.js';
 import type { SlowHandlerResult } from './slow-handler-bench.js';
@@ -42,6 +43,8 @@ export interface BenchResult {
   idle: IdleRow;
   /** Issue 13: per message in the bench's process, and on the full path off against required. */
   signatures: { costs: SignatureCosts; fullPath: SignedPathResult };
+  /** With `--brokers B`: the full path on a cluster of B beside one broker, and light load on it. */
+  cluster?: ClusterPathResult;
   peakRssMiB: Record<string, number>;
   ratios: Record<string, number | null>;
   targets: TargetCheck[];

@@ -2,6 +2,7 @@
 import type { BenchResult } from './bench-result.js';
 import type { PairedRatios } from './exactly-once-pairs.js';
 import { RELAY_LABELS, RELAY_MODES } from './relay-modes.js';
+import { clusterPathLines } from './cluster-figures.js';
 import { signatureCostLines, signedPathLines } from './signature-figures.js';
 import { latencyLine, type LatencySummary } from './stats.js';
 import type { TargetCheck } from './targets.js';
@@ -117,6 +118,7 @@ export function formatReport(result: BenchResult): string[] {
     header,
     ...signedPathLines(signatures.fullPath),
     '',
+    ...(result.cluster === undefined ? [] : [...clusterPathLines(result.cluster, config.tasks), '']),
     'skipped' in idle
       ? `Idle CPU: not measured (${idle.skipped})`
       : `Idle CPU over ${idle.seconds} s, percent of one core (the npm start fleet on topics of its own): ${Object.entries(

@@ -11,8 +11,11 @@
  * 6. Signatures on the full path (issue 13): N handoffs through a fresh router and agent with
  *    signatures off, then N through a fresh pair requiring and signing them; throughput and CPU
  *    per handoff of each (signature-full-path.ts).
- * 7. Peak RSS of every process the bench ran, then everything is stopped.
- * 8. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
+ * 7. With `--brokers 3` (or BENCH_BROKERS=3): the full path on a cluster of three brokers of its
+ *    own beside the bench's broker, in paired rounds, and the light load on the three
+ *    (cluster-path.ts).
+ * 8. Peak RSS of every process the bench ran, then everything is stopped.
+ * 9. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
  *
  * Progress goes to stderr; stdout gets the readable report, then one JSON line with every row
  * (`event: bench.result`, see bench-result.ts). Every wait has a deadline: a bench that cannot
@@ -35,6 +38,7 @@ import { formatReport } from './report.js';
 import { measureSignatureCosts } from './signature-costs.js';
 import { benchSignedPath } from './signature-full-path.js';
 import { benchSlowHandler } from './slow-handler-bench.js';
+import { benchClusterPath } from './cluster-path.js';
 import { benchRatios, checkTargets } from './targets.js';
 import { benchExactlyOncePairs } from './exactly-once-pairs.js';
 import { THROUGHPUT_WARMUP, benchThroughput, relayTopics, statusUpdateRecords } from './throughput-bench.js';
@@ -153,6 +157,22 @@ try {
     progress,
   });
 
+  const cluster =
+    args.brokers > 1
+      ? await benchClusterPath({
+          brokers,
+          nodes: args.brokers,
+          topicPrefix: topics.prefix,
+          count: args.messages,
+          tasks: TASKS,
+          registry,
+          codec,
+          agentId: AGENT,
+          processes,
+          progress,
+        })
+      : undefined;
+
   const peakRssMiB = await processes.peakRssMiB();
   const batonServices = Object.keys(peakRssMiB).filter((name) => !name.startsWith('relay_'));
   const undecodableEvents = observer.undecodableEvents;
@@ -202,6 +222,7 @@ try {
     lightLoad: { ratePerS: lightLoad.ratePerS, seconds: lightLoad.seconds, pacing: lightLoad.pacing },
     idle,
     signatures: { costs: signatureCosts, fullPath: signedPath },
+    ...(cluster && { cluster }),
     peakRssMiB,
     ratios: benchRatios(targetInputs),
     targets: checkTargets(targetInputs),

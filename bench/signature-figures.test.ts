@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MicroTiming } from './micro-timing.js';
+import { pathRatios } from './path-rounds.js';
 import {
   costRatios,
-  cpuUsPerHandoff,
   signatureCostLines,
-  medianSignedRound,
   signedPathLines,
-  signedPathRatios,
   type SignatureCostRow,
   type SignedPathRun,
 } from './signature-figures.js';
@@ -46,25 +44,6 @@ describe('costRatios', () => {
   });
 });
 
-describe('cpuUsPerHandoff', () => {
-  it('turns the ticks of the pass into µs per handoff, per process', () => {
-    const before = new Map([
-      ['router', 1_000],
-      ['bench_agent', 2_000],
-    ]);
-    const after = new Map([
-      ['router', 1_250],
-      ['bench_agent', 2_600],
-    ]);
-    // 2.5 s and 6 s of CPU over 10,000 handoffs.
-    expect(cpuUsPerHandoff(before, after, 100, 10_000)).toEqual({ router: 250, bench_agent: 600 });
-  });
-
-  it('leaves out a process read at only one end', () => {
-    expect(cpuUsPerHandoff(new Map([['gone', 5]]), new Map([['new', 7]]), 100, 10)).toEqual({});
-  });
-});
-
 const summary = (throughputPerS: number): LatencySummary => ({
   count: 10_000,
   p50Ms: 120,
@@ -74,25 +53,6 @@ const summary = (throughputPerS: number): LatencySummary => ({
 });
 const off: SignedPathRun = { fullPath: summary(1000), cpuUsPerHandoff: { router: 250, bench_agent: 600 } };
 const required: SignedPathRun = { fullPath: summary(800), cpuUsPerHandoff: { router: 350, bench_agent: 750 } };
-
-describe('signedPathRatios', () => {
-  it('divides required by off: throughput, and CPU per handoff of each process', () => {
-    expect(signedPathRatios(off, required)).toEqual({
-      throughput: 0.8,
-      'cpu.router': 1.4,
-      'cpu.bench_agent': 1.25,
-    });
-  });
-
-  it('has no ratio where a figure is missing or the baseline is zero', () => {
-    const idle = { fullPath: summary(0), cpuUsPerHandoff: { router: 0, bench_agent: 600 } };
-    expect(signedPathRatios(idle, { ...required, cpuUsPerHandoff: { router: 350 } })).toEqual({
-      throughput: null,
-      'cpu.router': null,
-      'cpu.bench_agent': null,
-    });
-  });
-});
 
 describe('signatureCostLines', () => {
   it('gives the sizes, then each operation with its spread and its ratio to the codec operation it goes with', () => {
@@ -123,22 +83,8 @@ describe('signatureCostLines', () => {
 
 const round = (first: 'off' | 'required', requiredPerS: number) => {
   const slower = { ...required, fullPath: { ...required.fullPath, throughputPerS: requiredPerS } };
-  return { first, off, required: slower, ratios: signedPathRatios(off, slower) };
+  return { first, off, required: slower, ratios: pathRatios(off, slower) };
 };
-
-describe('medianSignedRound', () => {
-  it('takes the round whose throughput ratio is the median', () => {
-    const rounds = [
-      round('off', 700),
-      round('required', 900),
-      round('off', 800),
-      round('required', 500),
-      round('off', 850),
-    ];
-    expect(medianSignedRound(rounds)).toBe(rounds[2]);
-    expect(medianSignedRound([round('off', 600)]).ratios.throughput).toBe(0.6);
-  });
-});
 
 describe('signedPathLines', () => {
   it('gives both passes of the median round, the CPU per handoff of each process, and every round', () => {
@@ -148,7 +94,7 @@ describe('signedPathLines', () => {
       rounds: [round('off', 800), round('required', 700), round('off', 900)],
       off,
       required,
-      ratios: signedPathRatios(off, required),
+      ratios: pathRatios(off, required),
     });
     expect(lines[0]).toMatch(/^ {2}signatures off +1000\/s {2}p50 +120 ms/);
     expect(lines[1]).toMatch(/^ {2}signatures required, every process sealing +800\/s/);

@@ -4,7 +4,7 @@
  * (per message, in the bench's own process) and signature-full-path.ts (router and agent processes).
  */
 import type { MicroTiming } from './micro-timing.js';
-import { latencyLine, type LatencySummary } from './stats.js';
+import { LINE_WIDTH as WIDTH, pairedPathLines, times, type PathRun } from './path-rounds.js';
 
 /**
  * The operations timed per message: the three of signatures, the two of seals (what a service
@@ -85,12 +85,7 @@ export function costRatios(timings: Readonly<Record<SignatureOperation, MicroTim
 export type SignatureMode = 'off' | 'required';
 
 /** One pass of the full path with signatures off or required. */
-export interface SignedPathRun {
-  /** Publish → the agent's COMPLETED outcome. */
-  fullPath: LatencySummary;
-  /** CPU (user + system) per handoff of the measured pass, per process (router, agent), in µs. */
-  cpuUsPerHandoff: Record<string, number>;
-}
+export type SignedPathRun = PathRun;
 
 /** One round: a pass of each pair, `first` having run first. */
 export interface SignedPathRound {
@@ -113,52 +108,7 @@ export interface SignedPathResult {
   ratios: Record<string, number | null>;
 }
 
-/** The round whose throughput ratio is the median (rounds are odd in number); a round without one sorts last. */
-export function medianSignedRound(rounds: readonly SignedPathRound[]): SignedPathRound {
-  if (rounds.length === 0) throw new Error('no rounds to take a median of');
-  const sorted = [...rounds].sort(
-    (a, b) => (a.ratios.throughput ?? Number.POSITIVE_INFINITY) - (b.ratios.throughput ?? Number.POSITIVE_INFINITY),
-  );
-  return sorted[Math.floor((sorted.length - 1) / 2)] as SignedPathRound;
-}
-
-/**
- * CPU µs per handoff of each process, from its tick counts read before and after the pass; a
- * process missing from either reading (it ended) is left out.
- */
-export function cpuUsPerHandoff(
-  before: ReadonlyMap<string, number>,
-  after: ReadonlyMap<string, number>,
-  ticksPerSecond: number,
-  handoffs: number,
-): Record<string, number> {
-  const perHandoff: Record<string, number> = {};
-  for (const [name, end] of after) {
-    const start = before.get(name);
-    if (start !== undefined) perHandoff[name] = Math.round(((end - start) / ticksPerSecond / handoffs) * 1e6);
-  }
-  return perHandoff;
-}
-
-function ratio(a: number | undefined, b: number | undefined): number | null {
-  return a === undefined || b === undefined || !Number.isFinite(a) || !(b > 0) ? null : a / b;
-}
-
-/** Signed over unsigned: throughput, and CPU per handoff of each process measured in both. */
-export function signedPathRatios(off: SignedPathRun, required: SignedPathRun): Record<string, number | null> {
-  const ratios: Record<string, number | null> = {
-    throughput: ratio(required.fullPath.throughputPerS, off.fullPath.throughputPerS),
-  };
-  for (const name of Object.keys(off.cpuUsPerHandoff)) {
-    ratios[`cpu.${name}`] = ratio(required.cpuUsPerHandoff[name], off.cpuUsPerHandoff[name]);
-  }
-  return ratios;
-}
-
-const WIDTH = 52;
 const us = (value: number) => `${value.toFixed(1).padStart(8)} µs`;
-const times = (value: number | null | undefined) =>
-  value === null || value === undefined ? 'n/a' : `${value.toFixed(2)}x`;
 
 /** Per message: sizes, then each operation's median µs (and spread), signatures against their baseline. */
 export function signatureCostLines(rows: readonly SignatureCostRow[]): string[] {
@@ -180,20 +130,10 @@ export function signatureCostLines(rows: readonly SignatureCostRow[]): string[] 
 
 /** The paired full-path pass: throughput and latency, CPU per handoff per process, signed over unsigned. */
 export function signedPathLines(result: SignedPathResult): string[] {
-  const { off, required, ratios } = result;
-  const names = Object.keys(off.cpuUsPerHandoff);
-  return [
-    latencyLine('  signatures off', off.fullPath, WIDTH),
-    latencyLine('  signatures required, every process sealing', required.fullPath, WIDTH),
-    ...names.map(
-      (name) =>
-        `  ${`CPU per handoff, ${name}`.padEnd(WIDTH - 2)} off ${String(off.cpuUsPerHandoff[name]).padStart(6)} µs` +
-        `  required ${String(required.cpuUsPerHandoff[name] ?? 'n/a').padStart(6)} µs` +
-        `  ${times(ratios[`cpu.${name}`])}`,
-    ),
-    `  ${'throughput, required / off (median round)'.padEnd(WIDTH - 2)} ${times(ratios.throughput)}`,
-    `  ${'each round, required / off'.padEnd(WIDTH - 2)} ${result.rounds
-      .map((round) => `${times(round.ratios.throughput)} (${round.first} first)`)
-      .join(', ')}`,
-  ];
+  return pairedPathLines(result.off, result.required, result.ratios, result.rounds, {
+    base: 'signatures off',
+    other: 'signatures required, every process sealing',
+    baseShort: 'off',
+    otherShort: 'required',
+  });
 }

@@ -14,26 +14,21 @@
  * Why rounds: one pass of each, a minute apart, moved the ratio from 0.46 to 0.81 between two runs
  * of the same tree, the unsigned pass alone from 3,353/s to 5,211/s.
  */
-import { topicNames, type OutputRecord, type RecordProducer, type TopicNames } from '@baton/kafka';
+import { topicNames, type RecordProducer, type TopicNames } from '@baton/kafka';
 import { AvroCodec, HANDOFF_CODEC_SPEC, type HandoffCodec, type SchemaRegistryClient } from '@baton/wire';
 import type { RunningService } from '../scripts/lib/service-supervisor.js';
 import { ArrivalObserver } from './arrival-observer.js';
 import { benchSigning, SIGNATURES_OFF_ENV, type BenchSigning } from './bench-signing.js';
 import type { BenchProcesses } from './bench-processes.js';
-import { waitForCount, withDeadline } from './deadline.js';
-import { clockTicksPerSecond, treeCpuTicks } from './proc-stat.js';
-import { publishAll } from './publish.js';
+import { withDeadline } from './deadline.js';
+import { pathPass } from './path-pass.js';
+import { medianRound, pathRatios } from './path-rounds.js';
 import {
-  cpuUsPerHandoff,
-  medianSignedRound,
-  signedPathRatios,
   type SignatureMode,
   type SignedPathResult,
   type SignedPathRound,
   type SignedPathRun,
 } from './signature-figures.js';
-import { pairedSummary } from './stats.js';
-import { statusUpdateRecords } from './throughput-bench.js';
 
 /**
  * Rounds of the pair: more than the exactly-once pairs' 5, as each side's pass is under a second
@@ -42,8 +37,6 @@ import { statusUpdateRecords } from './throughput-bench.js';
  */
 const SIGNED_ROUNDS = 9;
 
-/** A wait that saw nothing new for a minute is stuck (a misconfigured key dead-letters everything). */
-const STALL_MS = 60_000;
 const ROUTER = 'router';
 
 export interface SignedPathOptions {
@@ -96,10 +89,10 @@ export async function benchSignedPath(options: SignedPathOptions): Promise<Signe
         first: order[0]!.mode,
         off: offRun,
         required: requiredRun,
-        ratios: signedPathRatios(offRun, requiredRun),
+        ratios: pathRatios(offRun, requiredRun),
       });
     }
-    const median = medianSignedRound(rounds);
+    const median = medianRound(rounds);
     return {
       handoffs: count,
       warmup: count,
@@ -148,34 +141,21 @@ async function startSide(
 }
 
 /** `count` handoffs through one side: throughput and latency to COMPLETED, CPU per handoff of each process. */
-async function pass(options: SignedPathOptions, side: Side, label: string): Promise<SignedPathRun> {
-  const { producer, progress, agentId, count, tasks } = options;
-  const records: OutputRecord[] = statusUpdateRecords(
-    side.codec,
-    side.topics.inbound,
-    agentId,
-    count,
-    tasks,
-    `bench-${side.mode}-${label}`,
-  );
+function pass(options: SignedPathOptions, side: Side, label: string): Promise<SignedPathRun> {
   const [agent, router] = side.processes as [RunningService, RunningService];
-  const roots = new Map([
-    [ROUTER, router.child.pid!],
-    [agentId, agent.child.pid!],
-  ]);
-  const before = await treeCpuTicks(roots);
-  const sentAt = await publishAll(producer, side.topics.inbound, records);
-  await waitForCount({
-    label: `signatures ${side.mode}, ${label} (COMPLETED outcomes)`,
-    total: sentAt.size,
-    count: () => side.observer.countOf(side.topics.events, sentAt.keys()),
-    progress,
-    stallMs: STALL_MS,
-    deadlineMs: 120_000 + sentAt.size * 20,
+  return pathPass({
+    label: `bench-${side.mode}-${label}`,
+    producer: options.producer,
+    codec: side.codec,
+    topics: side.topics,
+    observer: side.observer,
+    agentId: options.agentId,
+    count: options.count,
+    tasks: options.tasks,
+    roots: new Map([
+      [ROUTER, router.child.pid as number],
+      [options.agentId, agent.child.pid as number],
+    ]),
+    progress: options.progress,
   });
-  const after = await treeCpuTicks(roots);
-  const cpu = cpuUsPerHandoff(before, after, clockTicksPerSecond(), count);
-  const gone = [...roots.keys()].filter((name) => !(name in cpu));
-  if (gone.length > 0) throw new Error(`${gone.join(', ')} exited during the signatures ${side.mode} pass`);
-  return { fullPath: pairedSummary(sentAt, side.observer.arrivals(side.topics.events)), cpuUsPerHandoff: cpu };
 }
