@@ -18,7 +18,7 @@
  * the session timeouts, and a rolling restart; and the agent scaled out to a third instance and in
  * again, one instance stopped with SIGTERM and one SIGKILLed for good (test/helpers/chaos-faults.ts;
  * CHAOS_FAULTS=leader,scale-out,... makes only those). Publishing is paced (CHAOS_RATE handoffs a second,
- * default N / 180) so the faults meet a steady flow. The summary gives the longest pause in
+ * default N / 360) so the faults and the kills meet a steady flow. The summary gives the longest pause in
  * completions after each fault and the time to drain after the last.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -37,8 +37,12 @@ const KILLS = Number(killsArgument ?? process.env.CHAOS_KILLS ?? 20);
 const TASKS = Number(process.env.CHAOS_TASKS ?? 100);
 const SEED = process.env.CHAOS_SEED === undefined ? undefined : Number(process.env.CHAOS_SEED);
 const CLUSTER = BROKERS > 1;
-/** About three minutes of handoffs on a cluster, long enough for its five faults to meet a flow. */
-const RATE = CLUSTER ? Number(process.env.CHAOS_RATE ?? Math.ceil(HANDOFFS / 180)) : undefined;
+/**
+ * About six minutes of handoffs on a cluster: its eight faults, one after another, and the kills,
+ * each restart a few seconds, all meet a flow (at three minutes the router had routed all 20,000
+ * before its last kill).
+ */
+const RATE = CLUSTER ? Number(process.env.CHAOS_RATE ?? Math.ceil(HANDOFFS / 360)) : undefined;
 const INSTANCES = CLUSTER ? 2 : 1;
 /** Where each service process's output is kept, to read after the run. */
 const CHAOS_LOG_DIR = join(stateDir(), 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
