@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createKafka } from '../create-kafka.js';
 import {
   WHILE_PAUSED_MAX_WAIT_MS,
   disconnectGivingUpFetches,
+  fetchEndingAfterStop,
   kafkajsConsumerClasses,
   patchConsumerFetchWaits,
   pausedSleepMs,
@@ -238,6 +240,73 @@ describe("kafkajs's connection disconnect", () => {
     await self.disconnect();
     expect(outcomes.size).toBe(0);
     expect(events).toEqual(['disconnect waits for 1']);
+  });
+});
+
+describe("kafkajs's fetch after its runner stopped", () => {
+  it('fails rather than answering no batch, and passes a fetch of a running runner through', async () => {
+    const original = (nodeId: number) => Promise.resolve([`batch of ${nodeId}`]);
+    const fetch = fetchEndingAfterStop(original, () => new Error('stopped'));
+    const runner = { running: true, fetch };
+    await expect(runner.fetch(1)).resolves.toEqual(['batch of 1']);
+    runner.running = false;
+    await expect(runner.fetch(1)).rejects.toThrow('stopped');
+  });
+
+  /**
+   * kafkajs's own fetch manager and the patched Runner.fetch: the manager finds the brokers
+   * changed, and while it stops its fetchers to make new ones the runner stops. Before the fix the
+   * new fetchers looped on no batch for good, in microtasks alone (so a timer could not end it:
+   * the fetch below counts the turns and breaks the loop itself).
+   */
+  it("ends the fetchers kafkajs's fetch manager makes anew after the stop, and the manager with them", async () => {
+    createKafka({ brokers: ['localhost:9092'], clientId: 'test' });
+    const requireHere = createRequire(import.meta.url);
+    const createFetchManager = requireHere('kafkajs/src/consumer/fetchManager.js') as (options: unknown) => {
+      start(): Promise<void>;
+    };
+    const { Runner } = kafkajsConsumerClasses();
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const logger = { ...quiet, namespace: () => logger };
+    const runner = Object.assign(Object.create(Runner.prototype) as Record<string, unknown>, {
+      running: true,
+      logger,
+      consumerGroup: { groupId: 'g', memberId: 'm' },
+    });
+    let nodeIds = [1, 2];
+    let release: (() => void) | undefined;
+    let afterStop = 0;
+    const manager = createFetchManager({
+      logger,
+      getNodeIds: () => nodeIds,
+      handler: async () => undefined,
+      fetch: (nodeId: number): Promise<unknown[]> => {
+        if (runner.running === false) {
+          afterStop += 1;
+          if (afterStop > 100) return Promise.reject(new Error('spun'));
+          return (Runner.prototype.fetch as (nodeId: number) => Promise<unknown[]>).call(runner, nodeId);
+        }
+        // Node 1's first fetch sees the brokers change, which its next turn finds; every other is long.
+        if (nodeId === 1 && nodeIds.length === 2) {
+          nodeIds = [1, 2, 3];
+          return Promise.resolve([]);
+        }
+        return new Promise((resolve) => {
+          const previous = release;
+          release = () => {
+            previous?.();
+            resolve([]);
+          };
+        });
+      },
+    });
+    const started = manager.start();
+    // The manager now waits for node 2's fetcher to stop: the runner stops meanwhile.
+    await new Promise((resolve) => setImmediate(resolve));
+    runner.running = false;
+    release?.();
+    await expect(started).rejects.toThrow('the consumer stopped: its fetcher ends');
+    expect(afterStop).toBeLessThanOrEqual(3);
   });
 });
 

@@ -38,6 +38,18 @@ import { replacePrototypeMethods, type PrototypePatch } from './module-replaceme
  *    once: kafkajs sends fetches on a connection of their own (ConnectionPool), so the LeaveGroup
  *    does not queue behind the fetch. The broker logs the response it could not send (a WARN,
  *    "no open connection"), as it does when a Java consumer closes during a fetch.
+ *
+ * 4. After a stop. The runner's `fetch` answers no batch once the runner stopped, and a fetcher
+ *    loops on `fetch` until the fetch manager stops it. But the fetch manager starts new fetchers
+ *    whenever one finds the cluster's brokers changed (KafkaJSFetcherRebalanceError), and that
+ *    can happen after the stop, which has already stopped the fetchers there were: a broker
+ *    restarting as a consumer stops (a rolling restart). The new fetchers then loop on no batch
+ *    forever, a core at 100 % in a tight loop, and the runner's stop, which waits for the fetch
+ *    manager to end, never returns: a gateway SIGTERMed during the three-broker chaos run spun for
+ *    ten minutes and never exited. Here a fetch after the stop fails with a retriable error
+ *    instead, which ends the fetcher and the fetch manager; the runner, stopped, then ends its
+ *    fetch loop. The same family of tight loops as tulios/kafkajs#1384 and #1387 (fixed upstream
+ *    for a broker list that becomes empty, not for this).
  */
 
 interface SubscriptionStateLike {
@@ -57,6 +69,8 @@ interface ConsumerGroupLike {
 
 interface RunnerLike {
   consumerGroup: ConsumerGroupLike;
+  running: boolean;
+  fetch(nodeId: number): Promise<unknown[]>;
   stop(): Promise<void>;
 }
 
@@ -212,6 +226,17 @@ export function wakingStop(original: RunnerLike['stop']): RunnerLike['stop'] {
 }
 
 /**
+ * The runner's `fetch` that fails with `stopped()`'s error once the runner stopped, rather than
+ * answering no batch, so the fetcher calling it ends (item 4), in place of `original`.
+ */
+export function fetchEndingAfterStop(original: RunnerLike['fetch'], stopped: () => Error): RunnerLike['fetch'] {
+  return function (this: RunnerLike, nodeId: number): Promise<unknown[]> {
+    if (!this.running) return Promise.reject(stopped());
+    return original.call(this, nodeId);
+  };
+}
+
+/**
  * A connection's `disconnect` that gives up its fetches, in flight or queued, rather than waiting
  * for them, in place of `original`; its other requests are still waited for.
  */
@@ -261,6 +286,14 @@ function kafkajsConnectionError(message: string, broker: string): Error {
   return new KafkaJSConnectionError(message, { broker });
 }
 
+/** kafkajs's own retriable error, for a fetch after its runner stopped: the runner's retry then sees it stopped. */
+function consumerStoppedError(): Error {
+  const { KafkaJSError } = requireFromHere('kafkajs/src/errors.js') as {
+    KafkaJSError: new (message: string) => Error;
+  };
+  return new KafkaJSError('the consumer stopped: its fetcher ends');
+}
+
 /** Applies the fixes once per process. */
 export function patchConsumerFetchWaits(): PrototypePatch {
   const { ConsumerGroup, Runner, Connection } = kafkajsConsumerClasses();
@@ -276,6 +309,12 @@ export function patchConsumerFetchWaits(): PrototypePatch {
       prototype: ConsumerGroup.prototype,
       method: 'resume',
       replace: (original) => wakingResume(original as ConsumerGroupLike['resume']) as never,
+    },
+    {
+      name: 'Runner.fetch',
+      prototype: Runner.prototype,
+      method: 'fetch',
+      replace: (original) => fetchEndingAfterStop(original as RunnerLike['fetch'], consumerStoppedError) as never,
     },
     {
       name: 'Runner.stop',
