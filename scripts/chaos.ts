@@ -12,7 +12,8 @@
  * have completed, while the services keep running and retrying.
  *
  * `--brokers 3` (or CHAOS_BROKERS=3) runs a cluster of three instead, every topic replicated three
- * times with two in sync, two instances of the router and of the agent, and the broker faults of
+ * times with two in sync, two instances of the router and of the agent, the handoffs published
+ * through two gateway instances (POST /v1/handoffs; one of them SIGKILLed once), and the broker faults of
  * test/helpers/broker-faults.ts besides the kills: the leader of most partitions, the router's
  * transaction coordinator and the agent's group coordinator each SIGKILLed, a broker frozen past
  * the session timeouts, and a rolling restart; and the agent scaled out to a third instance and in
@@ -78,6 +79,7 @@ try {
     tasks: TASKS,
     kills: KILLS,
     instances: INSTANCES,
+    ...(CLUSTER && { gateways: 2 }),
     replicationFactor: replicationOf(BROKERS).replicationFactor,
     ...(RATE !== undefined && { ratePerSecond: RATE }),
     seed: SEED,

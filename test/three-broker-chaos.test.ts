@@ -42,6 +42,7 @@ it(`takes ${HANDOFFS} handoffs exactly once, in order per task, on three brokers
     tasks: TASKS,
     kills: KILLS,
     instances: 2,
+    gateways: 2,
     replicationFactor: 3,
     ratePerSecond: RATE,
     disruptions,

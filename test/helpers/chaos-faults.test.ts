@@ -10,9 +10,10 @@ it('parseChaosFaults takes every fault when unset, the named ones otherwise, and
   );
 });
 
-it('scalingFaults adds an agent instance, then takes one away with SIGTERM and one with SIGKILL, by progress', () => {
+it('scalingFaults adds an agent instance, kills a gateway, then takes an agent instance away with SIGTERM and one with SIGKILL, by progress', () => {
   expect(scalingFaults(1_000).map(({ name, atProgress }) => [name, atProgress])).toEqual([
     ['scale the agent out: one more instance', 180],
+    ['SIGKILL a gateway instance, started again at once', 330],
     ['scale the agent in: an instance stopped with SIGTERM', 480],
     ['scale the agent in: an instance SIGKILLed and not started again', 620],
   ]);

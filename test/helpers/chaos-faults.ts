@@ -11,19 +11,34 @@ import type { ChaosDisruption } from './chaos-run.js';
 export const SCALING_FAULTS = ['scale-out', 'scale-in', 'scale-in-kill'] as const;
 export type ScalingFault = (typeof SCALING_FAULTS)[number];
 
+/** A gateway instance SIGKILLed while the run publishes through the gateways, and started again at once. */
+export const GATEWAY_FAULTS = ['gateway-kill'] as const;
+
 /** Every fault a chaos run on a cluster makes besides the kills, by the names CHAOS_FAULTS takes. */
-export const CHAOS_FAULTS = [...BROKER_FAULTS, ...SCALING_FAULTS] as const;
+export const CHAOS_FAULTS = [...BROKER_FAULTS, ...SCALING_FAULTS, ...GATEWAY_FAULTS] as const;
 export type ChaosFault = (typeof CHAOS_FAULTS)[number];
 
-/** The scaling faults of a run of `handoffs`, once the agent has completed the given shares of them. */
-export function scalingFaults(handoffs: number, only: readonly ChaosFault[] = SCALING_FAULTS): ChaosDisruption[] {
+/**
+ * The faults of the services rather than the brokers (scaling the agent, killing a gateway) of a
+ * run of `handoffs`, once the agent has completed the given shares of them.
+ */
+export function scalingFaults(
+  handoffs: number,
+  only: readonly ChaosFault[] = [...SCALING_FAULTS, ...GATEWAY_FAULTS],
+): ChaosDisruption[] {
   const at = (share: number) => Math.floor(handoffs * share);
-  const faults: (ChaosDisruption & { id: ScalingFault })[] = [
+  const faults: (ChaosDisruption & { id: ScalingFault | (typeof GATEWAY_FAULTS)[number] })[] = [
     {
       id: 'scale-out',
       name: 'scale the agent out: one more instance',
       atProgress: at(0.18),
       run: (run) => run.scale.add('agent'),
+    },
+    {
+      id: 'gateway-kill',
+      name: 'SIGKILL a gateway instance, started again at once',
+      atProgress: at(0.33),
+      run: (run) => run.killGateway(),
     },
     {
       id: 'scale-in',

@@ -30,7 +30,7 @@ export function describeChaosResult(result: ExactlyOnceChaosResult): string[] {
     result.drainMs === undefined
       ? 'nothing was completed'
       : `drained ${seconds(result.drainMs)} after the last publish and the end of the last fault`,
-    `inbound records ${result.inboundRecords} (batches sent again: ${result.resentBatches}), dead letters ${result.deadLetters}, ` +
+    `inbound records ${result.inboundRecords} (sends made again: ${result.resends}), dead letters ${result.deadLetters}, ` +
       `seq mismatches ${result.seqMismatches}, other events ${JSON.stringify(result.otherEvents)}, ` +
       `exit codes router ${result.exitCodes.router} agent ${result.exitCodes.agent}`,
     ...Object.entries(audits)

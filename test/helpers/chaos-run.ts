@@ -11,6 +11,7 @@ import { auditChaosEffects, type ChaosEffects, type ChaosHandoff } from './chaos
 import { startKillableService, type KillableService } from './killable-service.js';
 import { cappedStep, pairOrder, planKillSteps, seededRandom, type Victim } from './kill-plan.js';
 import { lastCompletionMs, longestPauseMs } from './completion-pauses.js';
+import { publishThroughGateways, type GatewayHandoff } from './gateway-publisher.js';
 import { publishInOrder, type OrderedPublisher } from './ordered-publisher.js';
 import { collectRecords, type CollectedRecord, type RecordCollector } from './record-collector.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
@@ -21,6 +22,8 @@ const AGENT_ID = 'probe_agent';
 const ROUTER_ID = 'router';
 const ROUTING_TABLE = 'test/fixtures/chaos-routing-table.yaml';
 const DEFAULT_PARTITIONS = 6;
+/** The credential the run's gateways take from its publisher (publisher role only). */
+const CHAOS_PUBLISHER_TOKEN = 'chaos-publisher-token';
 
 /** Something done to the system besides the kills, once the agent has completed `atProgress` handoffs. */
 export interface ChaosDisruption {
@@ -38,6 +41,8 @@ export interface ChaosRunContext {
   groups: Record<Victim, string>;
   /** Instances of a service added and taken away while the run goes on. */
   scale: InstanceScaling;
+  /** SIGKILLs a gateway instance, each in turn, and starts it again; resolves with its name once it runs. */
+  killGateway(): Promise<string>;
   say(line: string): void;
 }
 
@@ -63,6 +68,12 @@ export interface ExactlyOnceChaosOptions {
   instances?: number;
   /** Handoffs published per second at most, so faults meet a steady flow however fast it drains. @default no limit */
   ratePerSecond?: number;
+  /**
+   * Gateway instances the handoffs are published through (POST /v1/handoffs, each task's in order,
+   * a failed POST sent again to the next gateway); 0 publishes them to the inbound topic directly,
+   * with an ordered idempotent producer. @default 0
+   */
+  gateways?: number;
   /** @default 6 */
   partitions?: number;
   /** A folder each service process's output is written to at the end, `<instance>-<incarnation>.log`. @default none */
@@ -115,8 +126,8 @@ export interface ExactlyOnceChaosResult extends ChaosEffects {
    * end of the last fault: the time to drain; undefined when none was completed.
    */
   drainMs: number | undefined;
-  /** Batches the publisher sent again after a failed send. */
-  resentBatches: number;
+  /** Sends the publisher made again after one failed (batches, or POSTs through the gateways). */
+  resends: number;
   /** Exit codes after the final SIGTERM (0: drained and committed); of several instances, the first that is not 0. */
   exitCodes: Record<Victim, number | null>;
   /** What kept the run from its plan: a kill not made, a stall, a deadline. Empty when it went to plan. */
@@ -147,8 +158,10 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
 
   const registry = new SchemaRegistryClient({ url: options.schemaRegistryUrl });
   const [codec, outcomeCodec] = await Promise.all([createHandoffCodec(registry), createOutcomeCodec(registry)]);
-  const { published, records } = chaosHandoffs(codec, topics, handoffs, options.tasks);
-  const { services, startInstance } = await startServices(options, topics, say);
+  const { published, records, bodies } = chaosHandoffs(codec, topics, handoffs, options.tasks);
+  const { services, startInstance, startGateway } = await startServices(options, topics, say);
+  const gateways = await Promise.all(Array.from({ length: options.gateways ?? 0 }, (_, index) => startGateway(index)));
+  let gatewayKills = 0;
   /** Instances scaled in: no kill takes them, and their counts and logs still go in the result. */
   const retired: Record<Victim, KillableService[]> = { router: [], agent: [] };
   const killsOf: Record<Victim, number> = { router: 0, agent: 0 };
@@ -242,18 +255,22 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     );
     const publishingFrom = Date.now();
     const rate = options.ratePerSecond ?? Infinity;
-    const sending = publishInOrder({
-      brokers,
-      topic: topics.inbound,
-      records,
-      waitForRoom: (next) =>
-        until(
-          () => progressOf.agent() >= next - window && Date.now() - publishingFrom >= (next / rate) * 1_000,
-          `room to publish handoff ${next}`,
-        ),
-      retryUntil: deadline,
-      onRetry: say,
-    });
+    const waitForRoom = (next: number) =>
+      until(
+        () => progressOf.agent() >= next - window && Date.now() - publishingFrom >= (next / rate) * 1_000,
+        `room to publish handoff ${next}`,
+      );
+    const sending =
+      gateways.length > 0
+        ? publishThroughGateways({
+            addresses: () => gateways.flatMap((gateway) => (gateway.current ? [gateway.current.address] : [])),
+            token: CHAOS_PUBLISHER_TOKEN,
+            handoffs: bodies,
+            waitForRoom,
+            retryUntil: deadline,
+            onRetry: say,
+          })
+        : publishInOrder({ brokers, topic: topics.inbound, records, waitForRoom, retryUntil: deadline, onRetry: say });
     publisher = sending;
 
     const ready: Record<Victim, boolean> = { router: true, agent: true };
@@ -326,6 +343,12 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
             partitions: options.partitions ?? DEFAULT_PARTITIONS,
             groups,
             scale,
+            killGateway: async () => {
+              const gateway = gateways[gatewayKills++ % Math.max(1, gateways.length)];
+              if (gateway === undefined) throw new Error('the run publishes through no gateway');
+              await gateway.killAndRestart();
+              return `${gateway.name} killed and started again`;
+            },
             say,
           })) ?? undefined;
         disruptions.push({
@@ -356,6 +379,9 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     clearInterval(ticker);
     clearInterval(sampler);
     await publisher?.close();
+    for (const [index, code] of (await Promise.all(gateways.map((gateway) => gateway.stop('SIGTERM')))).entries()) {
+      if (code !== 0) problems.push(`${gateways[index]?.name} exited with ${code} on SIGTERM`);
+    }
     // SIGTERM: drain and commit. Nothing is written after all have exited, so the reads below are final.
     exitCodes.router = firstFailure(await Promise.all(services.router.map((service) => service.stop('SIGTERM'))));
     exitCodes.agent = firstFailure(await Promise.all(services.agent.map((service) => service.stop('SIGTERM'))));
@@ -366,6 +392,7 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
         ...services.agent,
         ...retired.router,
         ...retired.agent,
+        ...gateways,
       ]);
   }
   say(`services stopped (router ${exitCodes.router}, agent ${exitCodes.agent}); reading every topic to its end`);
@@ -417,7 +444,7 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
     disruptions,
     faults,
     drainMs: lastCompletion === undefined ? undefined : Math.max(0, lastCompletion - drainFromMs),
-    resentBatches: publisher?.resentBatches ?? 0,
+    resends: publisher?.resends ?? 0,
     exitCodes,
     problems,
     durationMs: Date.now() - startedAt,
@@ -436,6 +463,7 @@ export async function runExactlyOnceChaos(options: ExactlyOnceChaosOptions): Pro
 function chaosHandoffs(codec: HandoffCodec, topics: TopicNames, handoffs: number, tasks: number) {
   const published: ChaosHandoff[] = [];
   const records: OutputRecord[] = [];
+  const bodies: GatewayHandoff[] = [];
   for (let index = 0; index < handoffs; index += 1) {
     const seq = Math.floor(index / tasks);
     const message = buildHandoff({
@@ -445,8 +473,9 @@ function chaosHandoffs(codec: HandoffCodec, topics: TopicNames, handoffs: number
     });
     published.push({ messageId: message.metadata.message_id, taskId: message.metadata.task_id, seq });
     records.push(handoffRecord(codec, topics.inbound, message));
+    bodies.push({ taskId: message.metadata.task_id, body: message as unknown as Record<string, unknown> });
   }
-  return { published, records };
+  return { published, records, bodies };
 }
 
 /** The router and the probe agent, `instances` processes of each, killable, on the run's topics. */
@@ -458,6 +487,8 @@ async function startServices(
   services: Record<Victim, KillableService[]>;
   /** Starts the instance of `victim` numbered `index` (from 0): for scaling out. */
   startInstance(victim: Victim, index: number): Promise<KillableService>;
+  /** Starts gateway instance `index` (from 0), which takes CHAOS_PUBLISHER_TOKEN. */
+  startGateway(index: number): Promise<KillableService>;
 }> {
   const env = (service: string, incarnation: number): Record<string, string> => ({
     KAFKA_BROKERS: options.brokers.join(','),
@@ -499,7 +530,19 @@ async function startServices(
     for (const service of up) await service.stop('SIGKILL');
     throw failure.reason as Error;
   }
-  return { services: { router: up.slice(0, instances), agent: up.slice(instances) }, startInstance };
+  const startGateway = (index: number) => {
+    const name = `gateway-${index + 1}`;
+    return startKillableService({
+      name,
+      start: (n) =>
+        start('services/gateway/src/main.ts', {
+          ...env(name, n),
+          BATON_API_KEYS: `chaos:${CHAOS_PUBLISHER_TOKEN}:publisher`,
+        }),
+      onEvent: say,
+    });
+  };
+  return { services: { router: up.slice(0, instances), agent: up.slice(instances) }, startInstance, startGateway };
 }
 
 /** Every line each incarnation of each service printed, a file per incarnation. */

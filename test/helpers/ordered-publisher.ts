@@ -17,10 +17,10 @@ export interface OrderedPublisherOptions {
 
 /** Publishing under way: how far it got, and the promise of its end. */
 export interface OrderedPublisher {
-  /** Records whose batch the broker acknowledged. */
+  /** Records the broker acknowledged (or a gateway answered 202 for). */
   readonly sent: number;
-  /** Batches sent again after a failed send (a broker outage, say). */
-  readonly resentBatches: number;
+  /** Sends made again after one failed (a broker outage, say): of a batch, or of a POST to a gateway. */
+  readonly resends: number;
   /** Settles when every record was sent, or publishing stopped; rejects once retrying is past its time. */
   readonly done: Promise<void>;
   close(): Promise<void>;
@@ -46,7 +46,7 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
   const batchSize = options.batchSize ?? 100;
   let producer: RecordProducer | undefined;
   let sent = 0;
-  let resentBatches = 0;
+  let resends = 0;
   let closing = false;
   const done = (async () => {
     for (let start = 0; start < options.records.length; start += batchSize) {
@@ -59,7 +59,7 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
           break;
         } catch (error) {
           if (closing || Date.now() > options.retryUntil) throw error;
-          resentBatches += 1;
+          resends += 1;
           options.onRetry?.(`publishing records ${start}+ failed, sending them again: ${(error as Error).message}`);
           await producer?.disconnect().catch(() => undefined);
           producer = undefined;
@@ -72,8 +72,8 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
     get sent() {
       return sent;
     },
-    get resentBatches() {
-      return resentBatches;
+    get resends() {
+      return resends;
     },
     done,
     close: async () => {
