@@ -12,13 +12,13 @@
  * have completed, while the services keep running and retrying.
  *
  * `--brokers 3` (or CHAOS_BROKERS=3) runs a cluster of three instead, every topic replicated three
- * times with two in sync, two instances of the router and of the agent, the handoffs published
- * through two gateway instances (POST /v1/handoffs; one of them SIGKILLed once), and the broker faults of
+ * times with two in sync, two instances of the router and of the agent, and the broker faults of
  * test/helpers/broker-faults.ts besides the kills: the leader of most partitions, the router's
  * transaction coordinator and the agent's group coordinator each SIGKILLed, a broker frozen past
  * the session timeouts, and a rolling restart; and the agent scaled out to a third instance and in
  * again, one instance stopped with SIGTERM and one SIGKILLed for good (test/helpers/chaos-faults.ts;
- * CHAOS_FAULTS=leader,scale-out,... makes only those). Publishing is paced (CHAOS_RATE handoffs a second,
+ * CHAOS_FAULTS=leader,scale-out,... makes only those). CHAOS_GATEWAYS=2 publishes the handoffs
+ * through two gateway instances instead (POST /v1/handoffs), one of them SIGKILLed once. Publishing is paced (CHAOS_RATE handoffs a second,
  * default N / 360) so the faults and the kills meet a steady flow. The summary gives the longest pause in
  * completions after each fault and the time to drain after the last.
  */
@@ -45,6 +45,8 @@ const CLUSTER = BROKERS > 1;
  */
 const RATE = CLUSTER ? Number(process.env.CHAOS_RATE ?? Math.ceil(HANDOFFS / 360)) : undefined;
 const INSTANCES = CLUSTER ? 2 : 1;
+/** Gateway instances the handoffs are published through (CHAOS_GATEWAYS); 0 publishes them to Kafka directly. */
+const GATEWAYS = Number(process.env.CHAOS_GATEWAYS ?? 0);
 /** Where each service process's output is kept, to read after the run. */
 const CHAOS_LOG_DIR = join(stateDir(), 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
 
@@ -58,7 +60,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 const kafka = await startLocalKafka({ nodes: BROKERS, onProgress: progress });
 const disruptions: ChaosDisruption[] = CLUSTER
-  ? chaosFaults(kafka, HANDOFFS, parseChaosFaults(process.env.CHAOS_FAULTS))
+  ? chaosFaults(
+      kafka,
+      HANDOFFS,
+      parseChaosFaults(process.env.CHAOS_FAULTS).filter((fault) => GATEWAYS > 0 || fault !== 'gateway-kill'),
+    )
   : [{ name: 'broker restart', atProgress: Math.floor(HANDOFFS / 2), run: () => kafka.restart() }];
 progress(
   `${HANDOFFS} handoffs over ${TASKS} tasks on ${BROKERS} broker${CLUSTER ? 's' : ''}, ` +
@@ -79,7 +85,7 @@ try {
     tasks: TASKS,
     kills: KILLS,
     instances: INSTANCES,
-    ...(CLUSTER && { gateways: 2 }),
+    gateways: GATEWAYS,
     replicationFactor: replicationOf(BROKERS).replicationFactor,
     ...(RATE !== undefined && { ratePerSecond: RATE }),
     seed: SEED,
