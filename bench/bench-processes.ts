@@ -1,3 +1,5 @@
+import { provisionInfrastructure, type ProvisionedInfrastructure } from '@baton/local-infra';
+import { topicNames, type TopicNames } from '@baton/kafka';
 import { bundleServices } from '../scripts/lib/service-bundle.js';
 import { startProcess, type RunningService } from '../scripts/lib/service-supervisor.js';
 import { withDeadline } from './deadline.js';
@@ -89,4 +91,24 @@ export class BenchProcesses {
       // Exited meanwhile: the last reading, if any, stands.
     }
   }
+}
+
+/** What a bench entry runs on: Kafka and the registry, the run's topics, and its processes. */
+export interface BenchRun {
+  infrastructure: ProvisionedInfrastructure;
+  brokers: string[];
+  topics: TopicNames;
+  processes: BenchProcesses;
+}
+
+/** Provisions Kafka and the registry as `npm start` does, and names a run of its own: `bench-<time>` topics. */
+export async function startBenchRun(partitions: number, progress: (text: string) => void): Promise<BenchRun> {
+  const infrastructure = await provisionInfrastructure();
+  const brokers = infrastructure.kafkaBrokers;
+  const topics = topicNames(`bench-${Date.now().toString(36)}`);
+  const processes = new BenchProcesses(
+    benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, partitions),
+    progress,
+  );
+  return { infrastructure, brokers, topics, processes };
 }

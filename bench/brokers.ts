@@ -5,11 +5,10 @@
  * handoffs (default 10,000), then the light load on the cluster (cluster-path.ts). Prints the same
  * lines as the bench's report, then its JSON line.
  */
-import { provisionInfrastructure } from '@baton/local-infra';
-import { topicNames } from '@baton/kafka';
+
 import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { benchArgs } from './bench-args.js';
-import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
+import { startBenchRun } from './bench-processes.js';
 import { clusterPathLines } from './cluster-figures.js';
 import { benchClusterPath } from './cluster-path.js';
 import { deleteRunTopics } from './run-topics.js';
@@ -17,13 +16,7 @@ import { AGENT, PARTITIONS, TASKS, progress } from './bench-run-settings.js';
 
 const args = benchArgs(process.argv.slice(2), process.env);
 const nodes = args.brokers > 1 ? args.brokers : 3;
-const infrastructure = await provisionInfrastructure();
-const brokers = infrastructure.kafkaBrokers;
-const topics = topicNames(`bench-${Date.now().toString(36)}`);
-const processes = new BenchProcesses(
-  benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, PARTITIONS),
-  progress,
-);
+const { infrastructure, brokers, topics, processes } = await startBenchRun(PARTITIONS, progress);
 try {
   const registry = new SchemaRegistryClient({ url: infrastructure.schemaRegistryUrl });
   const result = await benchClusterPath({

@@ -1,17 +1,13 @@
 import { expect, it } from 'vitest';
 import { clusterPathLines, type ClusterPathResult } from './cluster-figures.js';
 import { pathRatios, type PathRun } from './path-rounds.js';
-import type { LatencySummary } from './stats.js';
+import { latencySummary } from './path-run.test-helper.js';
 
-const summary = (throughputPerS: number, p50Ms = 120): LatencySummary => ({
-  count: 10_000,
-  p50Ms,
-  p95Ms: 300,
-  p99Ms: 410,
-  throughputPerS,
-});
-const one: PathRun = { fullPath: summary(8000), cpuUsPerHandoff: { router: 60, bench_agent: 50, brokers: 70 } };
-const cluster: PathRun = { fullPath: summary(4000), cpuUsPerHandoff: { router: 66, bench_agent: 55, brokers: 210 } };
+const one: PathRun = { fullPath: latencySummary(8000), cpuUsPerHandoff: { router: 60, bench_agent: 50, brokers: 70 } };
+const cluster: PathRun = {
+  fullPath: latencySummary(4000),
+  cpuUsPerHandoff: { router: 66, bench_agent: 55, brokers: 210 },
+};
 
 it('gives both sides of the median round with the brokers CPU, every round, then the light load on the cluster', () => {
   const ratios = pathRatios(one, cluster);
@@ -32,9 +28,9 @@ it('gives both sides of the median round with the brokers CPU, every round, then
       ratePerS: 20,
       seconds: 30,
       pacing: { maxLatenessMs: 3, lateSends: 0 },
-      routerHop: summary(20, 6),
-      agentHop: summary(20, 7),
-      fullPath: summary(20, 13),
+      routerHop: latencySummary(20, 6),
+      agentHop: latencySummary(20, 7),
+      fullPath: latencySummary(20, 13),
     },
   };
   const lines = clusterPathLines(result, 200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cpuUsPerHandoff, medianRound, pathRatios, type PathRun } from './path-rounds.js';
-import type { LatencySummary } from './stats.js';
+import { basePass, latencySummary, slowerPass } from './path-run.test-helper.js';
 
 describe('cpuUsPerHandoff', () => {
   it('turns the ticks of the pass into µs per handoff, per process', () => {
@@ -21,15 +21,8 @@ describe('cpuUsPerHandoff', () => {
   });
 });
 
-const summary = (throughputPerS: number): LatencySummary => ({
-  count: 10_000,
-  p50Ms: 120,
-  p95Ms: 300,
-  p99Ms: 410,
-  throughputPerS,
-});
-const off: PathRun = { fullPath: summary(1000), cpuUsPerHandoff: { router: 250, bench_agent: 600 } };
-const required: PathRun = { fullPath: summary(800), cpuUsPerHandoff: { router: 350, bench_agent: 750 } };
+const off: PathRun = basePass;
+const required: PathRun = slowerPass;
 
 describe('pathRatios', () => {
   it('divides the other path by the base: throughput, and CPU per handoff of each process', () => {
@@ -41,7 +34,7 @@ describe('pathRatios', () => {
   });
 
   it('has no ratio where a figure is missing or the baseline is zero', () => {
-    const idle = { fullPath: summary(0), cpuUsPerHandoff: { router: 0, bench_agent: 600 } };
+    const idle = { fullPath: latencySummary(0), cpuUsPerHandoff: { router: 0, bench_agent: 600 } };
     expect(pathRatios(idle, { ...required, cpuUsPerHandoff: { router: 350 } })).toEqual({
       throughput: null,
       'cpu.router': null,

@@ -22,12 +22,11 @@
  * finish fails saying which wait it was.
  */
 import { cpus, loadavg } from 'node:os';
-import { provisionInfrastructure } from '@baton/local-infra';
-import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
+import { createKafka, createTopics, kafkaSecurityFromEnv, RecordProducer } from '@baton/kafka';
 import { SchemaRegistryClient, createHandoffCodec } from '@baton/wire';
 import { ArrivalObserver } from './arrival-observer.js';
 import { benchArgs } from './bench-args.js';
-import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
+import { startBenchRun } from './bench-processes.js';
 import type { BenchResult, IdleRow } from './bench-result.js';
 import { withDeadline } from './deadline.js';
 import { benchLightLoad } from './light-load-bench.js';
@@ -57,13 +56,7 @@ async function measureIdle(brokers: string[], schemaRegistryUrl: string): Promis
   return measureIdleCpu({ brokers, schemaRegistryUrl, seconds: args.idleSeconds, progress });
 }
 
-const infrastructure = await provisionInfrastructure();
-const brokers = infrastructure.kafkaBrokers;
-const topics = topicNames(`bench-${Date.now().toString(36)}`);
-const processes = new BenchProcesses(
-  benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, PARTITIONS),
-  progress,
-);
+const { infrastructure, brokers, topics, processes } = await startBenchRun(PARTITIONS, progress);
 const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityFromEnv(process.env) });
 const producer = new RecordProducer(kafka);
 let observer: ArrivalObserver | undefined;

@@ -8,7 +8,7 @@ import {
   type SignatureCostRow,
   type SignedPathRun,
 } from './signature-figures.js';
-import type { LatencySummary } from './stats.js';
+import { basePass, slowerPass } from './path-run.test-helper.js';
 
 const timing = (medianUs: number): MicroTiming => ({
   medianUs,
@@ -44,15 +44,8 @@ describe('costRatios', () => {
   });
 });
 
-const summary = (throughputPerS: number): LatencySummary => ({
-  count: 10_000,
-  p50Ms: 120,
-  p95Ms: 300,
-  p99Ms: 410,
-  throughputPerS,
-});
-const off: SignedPathRun = { fullPath: summary(1000), cpuUsPerHandoff: { router: 250, bench_agent: 600 } };
-const required: SignedPathRun = { fullPath: summary(800), cpuUsPerHandoff: { router: 350, bench_agent: 750 } };
+const off: SignedPathRun = basePass;
+const required: SignedPathRun = slowerPass;
 
 describe('signatureCostLines', () => {
   it('gives the sizes, then each operation with its spread and its ratio to the codec operation it goes with', () => {

@@ -5,11 +5,10 @@
  * a router and bench_agent with signatures off and a pair requiring them (signature-full-path.ts).
  * Prints the same lines as the bench's report, then its JSON line.
  */
-import { provisionInfrastructure } from '@baton/local-infra';
-import { createKafka, kafkaSecurityFromEnv, RecordProducer, topicNames } from '@baton/kafka';
+import { createKafka, kafkaSecurityFromEnv, RecordProducer } from '@baton/kafka';
 import { SchemaRegistryClient } from '@baton/wire';
 import { benchArgs } from './bench-args.js';
-import { BenchProcesses, benchServiceEnv } from './bench-processes.js';
+import { startBenchRun } from './bench-processes.js';
 import { deleteRunTopics } from './run-topics.js';
 import { measureSignatureCosts } from './signature-costs.js';
 import { signatureCostLines, signedPathLines } from './signature-figures.js';
@@ -17,13 +16,7 @@ import { benchSignedPath } from './signature-full-path.js';
 import { AGENT, PARTITIONS, TASKS, progress } from './bench-run-settings.js';
 
 const args = benchArgs(process.argv.slice(2), process.env);
-const infrastructure = await provisionInfrastructure();
-const brokers = infrastructure.kafkaBrokers;
-const topics = topicNames(`bench-${Date.now().toString(36)}`);
-const processes = new BenchProcesses(
-  benchServiceEnv(brokers, infrastructure.schemaRegistryUrl, topics.prefix, PARTITIONS),
-  progress,
-);
+const { infrastructure, brokers, topics, processes } = await startBenchRun(PARTITIONS, progress);
 const kafka = createKafka({ brokers, clientId: 'bench', security: kafkaSecurityFromEnv(process.env) });
 const producer = new RecordProducer(kafka);
 try {
