@@ -285,3 +285,42 @@ test('a transaction that begins with its offsets, right after the producer’s p
   const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
   expect(committed?.partitions).toEqual([{ partition: 0, offset: '40', metadata: null }]);
 });
+
+test('a record producer goes on after a send the broker refused: the sends queued behind it on its partition are each written once', async () => {
+  const topic = uniqueName('refused-send');
+  const admin = rawKafkajs(brokers, uniqueName('refused-send-admin')).admin();
+  await admin.connect();
+  cleanups.push(() => admin.disconnect());
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: '2000' }] }],
+  });
+  const logged: KafkaLogRecord[] = [];
+  const producer = new RecordProducer(
+    createKafka({ brokers, clientId: uniqueName('refused-send'), logSink: (record) => logged.push(record) }),
+  );
+  cleanups.push(() => producer.disconnect());
+  await producer.connect();
+
+  // The refused one first: the others wait for its turn on partition 0, then for a new producer.
+  const sends = [
+    producer.send([{ topic, key: 'k', value: 'x'.repeat(10_000) }]),
+    ...['a', 'b', 'c', 'd'].map((value) => producer.send([{ topic, key: 'k', value }])),
+  ];
+  const [refused, ...written] = await Promise.allSettled(sends);
+
+  expect(refused).toMatchObject({ status: 'rejected', reason: { type: 'MESSAGE_TOO_LARGE' } });
+  expect(written.map((result) => result.status === 'fulfilled' && result.value[0]?.baseOffset).sort()).toEqual([
+    '0',
+    '1',
+    '2',
+    '3',
+  ]);
+  expect(await producer.send([{ topic, key: 'k', value: 'e' }])).toEqual([{ topic, partition: 0, baseOffset: '4' }]);
+  const offsets = await admin.fetchTopicOffsets(topic);
+  expect(offsets).toEqual([expect.objectContaining({ partition: 0, high: '5' })]);
+  // kafkajs logs the refusal, by the connection and by the producer, and nothing else.
+  expect(new Set(logged.map((record) => record.error ?? record.msg))).toEqual(
+    new Set(['The request included a message larger than the max message size the server will accept']),
+  );
+});

@@ -29,8 +29,8 @@ export interface OrderedPublisher {
 /**
  * Publishes `records` in order with an idempotent producer (acks all), one batch at a time and
  * each awaited, so the records of one key (one task) reach their partition in the order given.
- * A batch that fails is sent again by a new producer, whose fresh sequence numbers the broker
- * accepts; a batch the broker had in fact written then appears twice, in the same order, which a
+ * A batch that fails is sent again, by the new producer a RecordProducer makes after a failure,
+ * whose fresh sequence numbers the broker accepts; a batch the broker had in fact written then appears twice, in the same order, which a
  * consumer deduplicating by message id must absorb.
  */
 /** How long `close` waits for a send under way. */
@@ -44,7 +44,7 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
     logLevel: 'nothing',
   });
   const batchSize = options.batchSize ?? 100;
-  let producer: RecordProducer | undefined;
+  const producer = new RecordProducer(kafka);
   let sent = 0;
   let resends = 0;
   let closing = false;
@@ -54,15 +54,12 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
       const messages = options.records.slice(start, start + batchSize);
       for (;;) {
         try {
-          producer ??= new RecordProducer(kafka);
           await producer.send(messages.map((record) => ({ ...record, topic: options.topic })));
           break;
         } catch (error) {
           if (closing || Date.now() > options.retryUntil) throw error;
           resends += 1;
           options.onRetry?.(`publishing records ${start}+ failed, sending them again: ${(error as Error).message}`);
-          await producer?.disconnect().catch(() => undefined);
-          producer = undefined;
         }
       }
       sent = start + messages.length;
@@ -88,7 +85,7 @@ export function publishInOrder(options: OrderedPublisherOptions): OrderedPublish
         new Promise<boolean>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS, true).unref()),
       ]);
       if (sending) options.onRetry?.(`a send was still under way ${CLOSE_GRACE_MS / 1000} s after the run ended`);
-      await producer?.disconnect().catch(() => undefined);
+      await producer.disconnect().catch(() => undefined);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Producer } from 'kafkajs';
 import type { OutputRecord } from './consumer/consumed-record.js';
 import { kafkajsProducer } from './create-kafka.js';
 import type { KafkaClient } from './kafka-client.js';
+import { isSequenceUnresolved } from './kafkajs-fixes/partition-turns.js';
 
 /** A record a RecordProducer writes: an output record, or a tombstone (a null value) for a compacted topic. */
 export type ProducerRecord = Omit<OutputRecord, 'value'> & { value: Buffer | string | null };
@@ -14,33 +15,39 @@ export interface ProducedBatch {
   baseOffset: string;
 }
 
+/** A kafkajs producer and the sends under way on it; retired ones take no new send. */
+interface Generation {
+  producer: Producer;
+  connected: Promise<void> | undefined;
+  sending: number;
+  retired: boolean;
+}
+
 /**
  * Writes records outside any transaction and consumer: an idempotent producer, so its own retries
  * never write a record twice, one request in flight, so a partition's records stay in the order
  * sent; a send resolves once the broker has its records on all in-sync replicas (acks=all). Keyed
  * records are partitioned by murmur2 of the key, as the Java client does, unless a record names its
- * partition. For writes that must be atomic, see TransactionalSender.
+ * partition. Concurrent sends are safe: a partition takes one at a time. For writes that must be
+ * atomic, see TransactionalSender.
+ *
+ * A send that fails leaves its partitions' sequence numbers unknown (the broker may have written
+ * it), so the sends after it go to a new kafkajs producer, with a new producer id; the old one is
+ * disconnected once its sends are done, and a send it refused unsent is sent on the new one.
  *
  * A send connects first if `connect` was not called; a failed connection is tried again by the
  * next send.
  */
 export class RecordProducer {
-  private readonly producer: Producer;
-  private connected: Promise<void> | undefined;
+  private generation: Generation;
+  private closed = false;
 
-  constructor(kafka: KafkaClient) {
-    this.producer = kafkajsProducer(kafka, { idempotent: true, maxInFlightRequests: 1 });
+  constructor(private readonly kafka: KafkaClient) {
+    this.generation = this.newGeneration();
   }
 
   connect(): Promise<void> {
-    if (this.connected === undefined) {
-      const attempt = this.producer.connect();
-      this.connected = attempt;
-      attempt.catch(() => {
-        if (this.connected === attempt) this.connected = undefined;
-      });
-    }
-    return this.connected;
+    return this.connectGeneration(this.generation);
   }
 
   /**
@@ -50,31 +57,77 @@ export class RecordProducer {
    */
   async send(records: readonly ProducerRecord[]): Promise<ProducedBatch[]> {
     if (records.length === 0) return [];
-    await this.connect();
     const byTopic = new Map<string, ProducerRecord[]>();
     for (const record of records) {
       const topic = byTopic.get(record.topic) ?? [];
       byTopic.set(record.topic, topic);
       topic.push(record);
     }
-    const written = await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, messages]) => ({
-        topic,
-        messages: messages.map(({ key, value, headers, partition }) => ({ key, value, headers, partition })),
-      })),
-    });
-    return written.map((batch) => ({
-      topic: batch.topicName,
-      partition: batch.partition,
-      baseOffset: batch.baseOffset ?? '-1',
+    const topicMessages = [...byTopic].map(([topic, messages]) => ({
+      topic,
+      messages: messages.map(({ key, value, headers, partition }) => ({ key, value, headers, partition })),
     }));
+    for (;;) {
+      const generation = this.generation;
+      generation.sending += 1;
+      try {
+        await this.connectGeneration(generation);
+        const written = await generation.producer.sendBatch({ acks: -1, topicMessages });
+        return written.map((batch) => ({
+          topic: batch.topicName,
+          partition: batch.partition,
+          baseOffset: batch.baseOffset ?? '-1',
+        }));
+      } catch (error) {
+        this.retire(generation);
+        // Refused before anything was sent, because an earlier send failed: the new producer sends it.
+        if (!isSequenceUnresolved(error) || this.closed) throw error;
+      } finally {
+        generation.sending -= 1;
+        if (generation.retired && generation.sending === 0) this.disconnectGeneration(generation);
+      }
+    }
   }
 
-  /** Disconnects, once what is in flight is sent; a producer never connected has nothing to do. */
+  /** Disconnects, once what is in flight is sent; a producer never connected has nothing to do. Sends no more. */
   async disconnect(): Promise<void> {
-    if (this.connected === undefined) return;
-    this.connected = undefined;
-    await this.producer.disconnect();
+    this.closed = true;
+    const generation = this.generation;
+    if (generation.connected === undefined) return;
+    generation.connected = undefined;
+    await generation.producer.disconnect();
+  }
+
+  private newGeneration(): Generation {
+    return {
+      producer: kafkajsProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1 }),
+      connected: undefined,
+      sending: 0,
+      retired: false,
+    };
+  }
+
+  private connectGeneration(generation: Generation): Promise<void> {
+    if (generation.connected === undefined) {
+      const attempt = generation.producer.connect();
+      generation.connected = attempt;
+      attempt.catch(() => {
+        if (generation.connected === attempt) generation.connected = undefined;
+      });
+    }
+    return generation.connected;
+  }
+
+  /** Sends after this go to a new producer. */
+  private retire(generation: Generation): void {
+    if (generation.retired) return;
+    generation.retired = true;
+    if (this.generation === generation) this.generation = this.newGeneration();
+  }
+
+  private disconnectGeneration(generation: Generation): void {
+    if (generation.connected === undefined) return;
+    generation.connected = undefined;
+    generation.producer.disconnect().catch(() => undefined);
   }
 }

@@ -25,6 +25,7 @@ function setUp(leaders: Record<number, number>, failOnce: number[]) {
   const cluster = {
     addMultipleTargetTopics: async () => undefined,
     refreshMetadataIfNecessary: async () => undefined,
+    refreshMetadata: async () => undefined,
     findTopicPartitionMetadata: () =>
       Object.entries(leaders).map(([partitionId, leader]) => ({ partitionId: Number(partitionId), leader })),
     findLeaderForPartitions: (_topic: string, partitions: number[]) => {

@@ -1,4 +1,5 @@
 import { replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-replacement.js';
+import { PartitionTurns } from './partition-turns.js';
 
 /**
  * kafkajs 2.2.4's producer sends a batch to each partition's leader and, when a broker fails,
@@ -11,10 +12,26 @@ import { replaceBeforeKafkajsLoads, type ModuleReplacement } from './module-repl
  * tulios/kafkajs#1798 ("a response map shared across retries"), open; kafkajs has no release after
  * 2.2.4.
  *
+ * The same sender, for an idempotent producer, gives a batch its partition's next sequence number
+ * when the request leaves and takes the number back when the request fails (tulios/kafkajs#1050,
+ * which fixed concurrent sends taking the same number, #1005, but not their failures). Two sends to
+ * one partition at once, as the gateway makes for concurrent POSTs, then share a number: the first
+ * request reaches a leader that is killed after writing it, its number is taken back, the second
+ * send takes it, and the new leader answers the second batch as a duplicate of the first, with
+ * success. Through two gateways on three brokers with leaders killed, 3 of 20,000 handoffs the
+ * gateway had acknowledged were never written that way (and others met OUT_OF_ORDER_SEQUENCE_NUMBER).
+ * The Java client keeps a failed batch's number until it knows the batch's fate, and starts the
+ * numbers anew with a new epoch otherwise (KAFKA-5494, KAFKA-14034).
+ *
  * The replacement keeps the answers per partition instead: each attempt sends what is not yet
  * acknowledged to the partitions' leaders of the moment, through kafkajs's own sender for one
  * attempt (its transaction registration, sequence numbers and broker locks unchanged), and a
- * partition that was acknowledged is never sent again, which its idempotent sequence requires.
+ * partition that was acknowledged is never sent again, which its idempotent sequence requires. A
+ * partition takes one send at a time, from its first attempt to its last retry (partition-turns.ts),
+ * so a retry always has its own number; a send that fails for good leaves its partitions
+ * unresolved, and the producer refuses them from then on (SequenceUnresolvedError) instead of
+ * giving a later batch a number the broker may hold already. The turns cost little: kafkajs sends an
+ * idempotent producer's requests to a broker one at a time already.
  */
 const MODULE = 'kafkajs/src/producer/sendMessages.js';
 const GROUP_MODULE = 'kafkajs/src/producer/groupMessagesPerPartition.js';
@@ -49,6 +66,7 @@ type Send = (options: SendOptions) => Promise<PartitionResponse[]>;
 interface ClusterLike {
   addMultipleTargetTopics(topics: string[]): Promise<unknown>;
   refreshMetadataIfNecessary(): Promise<unknown>;
+  refreshMetadata(): Promise<unknown>;
   findTopicPartitionMetadata(topic: string): { partitionId: number; leader: number }[];
   findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
 }
@@ -119,7 +137,7 @@ const once: Retrier = async (attempt) => {
   return result;
 };
 
-/** The sendMessages factory of kafkajs with its answers kept per partition (see above). */
+/** The sendMessages factory of kafkajs with its answers kept per partition, one send at a time per partition (see above). */
 export function sendingPerPartition(
   original: (options: SenderOptions) => Send,
   groupMessagesPerPartition: GroupMessages,
@@ -127,43 +145,68 @@ export function sendingPerPartition(
   return (options) => {
     const { cluster, partitioner, retrier } = options;
     const sendOnce = original({ ...options, retrier: once });
+    // kafkajs makes one sender per producer: the turns are this producer's.
+    const turns = new PartitionTurns();
     return async (sendOptions) => {
       const { topicMessages } = sendOptions;
       await cluster.addMultipleTargetTopics(topicMessages.map(({ topic }) => topic));
       /** Each partition's messages, chosen once, so a retry sends each where it was first meant to go. */
       let byPartition: Map<string, { topic: string; partition: number; messages: Message[] }> | undefined;
+      let release: (() => void) | undefined;
       const acknowledged = new Set<string>();
       const responses: PartitionResponse[] = [];
-      return retrier(async (bail) => {
-        if (byPartition === undefined) {
-          await cluster.refreshMetadataIfNecessary();
-          const grouped = groupByPartition(topicMessages, cluster, partitioner, groupMessagesPerPartition);
-          // A topic without metadata yet: kafkajs's sender refreshes it and throws, and this is tried again.
-          if (grouped === undefined) return sendOnce(sendOptions);
-          byPartition = grouped;
-        }
-        const groups = unacknowledgedByLeader(byPartition, acknowledged, (topic, partition) => {
-          const leaders = cluster.findLeaderForPartitions(topic, [partition]);
-          return Number(Object.keys(leaders)[0] ?? -1);
-        });
-        const sent = await Promise.allSettled(
-          [...groups.values()].map(async (group) => {
-            const answers = await sendOnce({ ...sendOptions, topicMessages: group });
-            for (const { topic, messages } of group) {
-              for (const message of messages) acknowledged.add(keyOf(topic, message.partition as number));
+      try {
+        return await retrier(async (bail) => {
+          if (byPartition === undefined) {
+            await cluster.refreshMetadataIfNecessary();
+            const grouped = groupByPartition(topicMessages, cluster, partitioner, groupMessagesPerPartition);
+            if (grouped === undefined) {
+              // A topic without metadata yet: asked again once it is loaded, as kafkajs's sender does.
+              await cluster.refreshMetadata();
+              throw Object.assign(new Error('Producing to topic without metadata'), {
+                name: 'KafkaJSMetadataNotLoaded',
+                retriable: true,
+              });
             }
-            responses.push(...answers);
-          }),
-        );
-        const failure = sent.find((result) => result.status === 'rejected');
-        if (failure !== undefined) {
-          const error = failure.reason as Error;
-          // What kafkajs's sender bails on ends the send, as before; what it throws is asked again.
-          if (bailedErrors.has(error)) bail(error);
-          throw error;
+            try {
+              release = await turns.take(grouped.keys());
+            } catch (error) {
+              bail(error as Error);
+              return responses;
+            }
+            byPartition = grouped;
+          }
+          const groups = unacknowledgedByLeader(byPartition, acknowledged, (topic, partition) => {
+            const leaders = cluster.findLeaderForPartitions(topic, [partition]);
+            return Number(Object.keys(leaders)[0] ?? -1);
+          });
+          const sent = await Promise.allSettled(
+            [...groups.values()].map(async (group) => {
+              const answers = await sendOnce({ ...sendOptions, topicMessages: group });
+              for (const { topic, messages } of group) {
+                for (const message of messages) acknowledged.add(keyOf(topic, message.partition as number));
+              }
+              responses.push(...answers);
+            }),
+          );
+          const failure = sent.find((result) => result.status === 'rejected');
+          if (failure !== undefined) {
+            const error = failure.reason as Error;
+            // What kafkajs's sender bails on ends the send, as before; what it throws is asked again.
+            if (bailedErrors.has(error)) bail(error);
+            throw error;
+          }
+          return responses;
+        });
+      } catch (error) {
+        // Sent, maybe written, and given up: the partitions not acknowledged take no other send.
+        if (release !== undefined && byPartition !== undefined) {
+          turns.markUnresolved([...byPartition.keys()].filter((key) => !acknowledged.has(key)));
         }
-        return responses;
-      });
+        throw error;
+      } finally {
+        release?.();
+      }
     };
   };
 }
