@@ -15,16 +15,24 @@
  * times with two in sync, two instances of the router and of the agent, and the broker faults of
  * test/helpers/broker-faults.ts besides the kills: the leader of most partitions, the router's
  * transaction coordinator and the agent's group coordinator each SIGKILLed, a broker frozen past
- * the session timeouts, and a rolling restart; and the agent scaled out to a third instance and in
- * again, one instance stopped with SIGTERM and one SIGKILLed for good (test/helpers/chaos-faults.ts;
- * CHAOS_FAULTS=leader,scale-out,... makes only those). CHAOS_GATEWAYS=2 publishes the handoffs
- * through two gateway instances instead (POST /v1/handoffs), one of them SIGKILLed once. Publishing is paced (CHAOS_RATE handoffs a second,
- * default N / 360) so the faults and the kills meet a steady flow. The summary gives the longest pause in
+ * the session timeouts, a rolling restart, and (as root on Linux, where each broker gets a network
+ * namespace of its own) a broker cut off the network for 30 s; and the agent scaled out to a third
+ * instance and in again, one instance stopped with SIGTERM and one SIGKILLed for good
+ * (test/helpers/chaos-faults.ts; CHAOS_FAULTS=leader,scale-out,... makes only those). The handoffs
+ * are published through two gateway instances (POST /v1/handoffs), one of them SIGKILLed once;
+ * CHAOS_GATEWAYS=0 publishes them to Kafka directly. Publishing is paced (CHAOS_RATE handoffs a
+ * second, default N / 360) so the faults and the kills meet a steady flow. The summary gives the longest pause in
  * completions after each fault and the time to drain after the last.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { replicationOf, startLocalKafka, startLocalRegistry, type StartedRegistry } from '@baton/local-infra';
+import {
+  networkNamespacesUsable,
+  replicationOf,
+  startLocalKafka,
+  startLocalRegistry,
+  type StartedRegistry,
+} from '@baton/local-infra';
 import { chaosFaults, parseChaosFaults } from '../test/helpers/chaos-faults.js';
 import { describeChaosResult } from '../test/helpers/chaos-report.js';
 import { runExactlyOnceChaos, type ChaosDisruption } from '../test/helpers/chaos-run.js';
@@ -39,14 +47,17 @@ const TASKS = Number(process.env.CHAOS_TASKS ?? 100);
 const SEED = process.env.CHAOS_SEED === undefined ? undefined : Number(process.env.CHAOS_SEED);
 const CLUSTER = BROKERS > 1;
 /**
- * About six minutes of handoffs on a cluster: its eight faults, one after another, and the kills,
+ * About six minutes of handoffs on a cluster: its faults, one after another, and the kills,
  * each restart a few seconds, all meet a flow (at three minutes the router had routed all 20,000
  * before its last kill).
  */
 const RATE = CLUSTER ? Number(process.env.CHAOS_RATE ?? Math.ceil(HANDOFFS / 360)) : undefined;
 const INSTANCES = CLUSTER ? 2 : 1;
-/** Gateway instances the handoffs are published through (CHAOS_GATEWAYS); 0 publishes them to Kafka directly. */
-const GATEWAYS = Number(process.env.CHAOS_GATEWAYS ?? 0);
+/**
+ * Gateway instances the handoffs are published through (CHAOS_GATEWAYS): two on a cluster, as a
+ * deployment runs them; 0 (one broker's default) publishes them to Kafka directly.
+ */
+const GATEWAYS = Number(process.env.CHAOS_GATEWAYS ?? (CLUSTER ? 2 : 0));
 /** Where each service process's output is kept, to read after the run. */
 const CHAOS_LOG_DIR = join(stateDir(), 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
 
@@ -58,7 +69,11 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-const kafka = await startLocalKafka({ nodes: BROKERS, onProgress: progress });
+// On a cluster, each broker gets a network of its own where this may make them (Linux, root), so
+// that one can be cut off (the network-cut fault).
+const isolated = CLUSTER && networkNamespacesUsable();
+if (CLUSTER && !isolated) progress('network-cut left out: network namespaces need Linux, root and `ip netns`');
+const kafka = await startLocalKafka({ nodes: BROKERS, isolated, onProgress: progress });
 const disruptions: ChaosDisruption[] = CLUSTER
   ? chaosFaults(
       kafka,

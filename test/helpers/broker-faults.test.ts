@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { PartitionReplicas } from '@baton/kafka';
-import { mostCommon, mostLeading } from './broker-faults.js';
+import type { LocalKafka } from '@baton/local-infra';
+import { brokerFaults, mostCommon, mostLeading } from './broker-faults.js';
 
 const led = (topic: string, partition: number, leader: number): PartitionReplicas => ({
   topic,
@@ -26,4 +27,21 @@ it('mostCommon takes the lowest node on a tie and ignores partitions without a l
   expect(mostCommon([3, 1, 3, 1, -1, -1, -1, undefined])).toBe(1);
   expect(mostCommon([2, 3, 3])).toBe(3);
   expect(mostCommon([undefined, -1])).toBeUndefined();
+});
+
+it('brokerFaults cuts a broker off the network last, and only on a cluster whose brokers have networks of their own', () => {
+  const faults = (isolated: boolean) =>
+    brokerFaults({ isolated } as LocalKafka, 1_000).map(({ name, atProgress }) => [name, atProgress]);
+  const others = [
+    ["SIGKILL the leader of most of the run's partitions", 100],
+    ["SIGKILL the transaction coordinator of most of the router's producers", 250],
+    ["SIGKILL the group coordinator of the agent's group", 400],
+    ["freeze the leader of most of the run's partitions (SIGSTOP) for 15 s, then SIGCONT", 550],
+    ['rolling restart of every broker, one after another', 700],
+  ];
+  expect(faults(false)).toEqual(others);
+  expect(faults(true)).toEqual([
+    ...others,
+    ["cut the leader of most of the run's partitions off the network for 30 s", 800],
+  ]);
 });

@@ -17,6 +17,9 @@ import type { ChaosDisruption, ChaosRunContext } from './chaos-run.js';
  */
 export const FREEZE_MS = 15_000;
 
+/** How long a broker stays cut off the network: past every session, as a freeze, and long enough for clients to time requests out. */
+export const CUT_MS = 30_000;
+
 /** How long the cluster gets to be fully replicated again after a fault. */
 const IN_SYNC_TIMEOUT_MS = 180_000;
 
@@ -24,8 +27,9 @@ const IN_SYNC_TIMEOUT_MS = 180_000;
  * The faults of a cluster of three that a chaos run makes, in this order, once the agent has
  * completed the given shares of the handoffs: the leader of most of the run's partitions killed,
  * the transaction coordinator of most of the router's producers killed, the group coordinator of
- * the agent's group killed, a broker frozen for FREEZE_MS, and a rolling restart of every broker.
- * A killed broker is started again at once, as a supervisor would; each fault is over when every
+ * the agent's group killed, a broker frozen for FREEZE_MS, a rolling restart of every broker, and
+ * the leader of most partitions cut off the network for CUT_MS (on an isolated cluster only: the
+ * others leave it out). A killed broker is started again at once, as a supervisor would; each fault is over when every
  * partition is fully replicated again, so the next one starts from a whole cluster. Each broker is
  * chosen when its fault comes, from the metadata then.
  */
@@ -84,9 +88,23 @@ export function brokerFaults(
         await cluster.restart();
       },
     },
+    {
+      id: 'network-cut',
+      name: `cut the leader of most of the run's partitions off the network for ${CUT_MS / 1000} s`,
+      atProgress: at(0.8),
+      run: async (run) => {
+        const kafka = adminClient(cluster);
+        const node = nodeOf(cluster, mostLeading(await describeReplicas(kafka), run.topics.prefix));
+        await node.cutOff();
+        await sleep(CUT_MS);
+        await node.reconnect();
+        await inSync(kafka, run);
+        return `broker ${node.nodeId}`;
+      },
+    },
   ];
   return faults
-    .filter((fault) => only.includes(fault.id))
+    .filter((fault) => only.includes(fault.id) && (fault.id !== 'network-cut' || cluster.isolated))
     .map((fault) => ({ name: fault.name, atProgress: fault.atProgress, run: fault.run }));
 }
 
@@ -97,6 +115,7 @@ export const BROKER_FAULTS = [
   'group-coordinator',
   'freeze',
   'rolling-restart',
+  'network-cut',
 ] as const;
 export type BrokerFault = (typeof BROKER_FAULTS)[number];
 

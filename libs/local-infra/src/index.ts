@@ -18,6 +18,12 @@ export {
 } from './start-local-kafka.js';
 export { replicationOf } from './server-properties.js';
 export {
+  isolateNodes,
+  networkNamespacesUsable,
+  type IsolatedNetworks,
+  type NodeNetwork,
+} from './network-namespaces.js';
+export {
   startSecuredLocalKafka,
   LOCAL_BROKER_PRINCIPAL,
   type SecuredLocalKafka,

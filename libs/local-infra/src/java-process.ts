@@ -36,6 +36,8 @@ export interface SpawnJavaOptions {
   logFile?: string;
   /** Written to the JVM's stdin, which is then closed: how a secret reaches it without its argv. */
   input?: string;
+  /** A network namespace (network-namespaces.ts) the JVM runs in, through `ip netns exec`. */
+  netns?: string;
 }
 
 /**
@@ -45,7 +47,11 @@ export interface SpawnJavaOptions {
  * when this process exits or dies (see onProcessExit and dieWithParent).
  */
 export function spawnJava(args: string[], options: SpawnJavaOptions = {}): JavaProcess {
-  const [command, commandArgs] = dieWithParent('java', args);
+  const [command, commandArgs] =
+    options.netns === undefined
+      ? dieWithParent('java', args)
+      : // `ip netns exec` execs java in place: the pid is the JVM's.
+        dieWithParent('ip', ['netns', 'exec', options.netns, 'java', ...args]);
   const child = spawn(command, commandArgs, {
     cwd: options.cwd,
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -54,6 +54,21 @@ test('the broker runs one network thread and two request handlers, writes no idl
   expect(properties.get('log.segment.delete.delay.ms')).toBe('1000');
 });
 
+test('a node of a cluster whose nodes each have an address listens and advertises on its own, and names every voter by its', () => {
+  const properties = parse(
+    renderServerProperties({
+      brokerPort: 9092,
+      controllerPort: 9093,
+      logDir: '/d',
+      cluster: { nodeId: 2, controllerPorts: [9093, 9093, 9093], hosts: ['10.200.1.11', '10.200.1.12', '10.200.1.13'] },
+    }),
+  );
+
+  expect(properties.get('listeners')).toBe('PLAINTEXT://10.200.1.12:9092,CONTROLLER://10.200.1.12:9093');
+  expect(properties.get('advertised.listeners')).toBe('PLAINTEXT://10.200.1.12:9092');
+  expect(properties.get('controller.quorum.voters')).toBe('1@10.200.1.11:9093,2@10.200.1.12:9093,3@10.200.1.13:9093');
+});
+
 test('the secured node has no plaintext listener, maps certificate CNs to principals and enforces ACLs', () => {
   const properties = parse(
     renderSecuredServerProperties({

@@ -13,6 +13,8 @@ export interface ClusterMembership {
   nodeId: number;
   /** Every node's controller port, node 1's first: the quorum's voters. */
   controllerPorts: readonly number[];
+  /** Every node's address, node 1's first, when each has its own (network-namespaces.ts). @default 127.0.0.1 for all */
+  hosts?: readonly string[];
 }
 
 /** The TLS material and ports of a broker with no plaintext listener (see renderSecuredServerProperties). */
@@ -50,11 +52,13 @@ export const SECURED_LISTENERS = { sasl: 'CLIENTS', mtls: 'MTLS', controller: 'C
  */
 export function renderServerProperties({ brokerPort, controllerPort, logDir, cluster }: BrokerSettings): string {
   const membership = cluster ?? { nodeId: 1, controllerPorts: [controllerPort] };
-  const voters = membership.controllerPorts.map((port, index) => `${index + 1}@127.0.0.1:${port}`).join(',');
+  const hostOf = (index: number) => membership.hosts?.[index] ?? '127.0.0.1';
+  const voters = membership.controllerPorts.map((port, index) => `${index + 1}@${hostOf(index)}:${port}`).join(',');
+  const host = hostOf(membership.nodeId - 1);
   return render(membership, [
     ['controller.quorum.voters', voters],
-    ['listeners', `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`],
-    ['advertised.listeners', `PLAINTEXT://127.0.0.1:${brokerPort}`],
+    ['listeners', `PLAINTEXT://${host}:${brokerPort},CONTROLLER://${host}:${controllerPort}`],
+    ['advertised.listeners', `PLAINTEXT://${host}:${brokerPort}`],
     ['listener.security.protocol.map', 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT'],
     ['inter.broker.listener.name', 'PLAINTEXT'],
     ['controller.listener.names', 'CONTROLLER'],

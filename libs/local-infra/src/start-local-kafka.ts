@@ -12,6 +12,7 @@ import { formatDuration, printProgress, waitProgress, type ProgressListener } fr
 import { restartable, type ProcessRun } from './restartable.js';
 import { renderServerProperties } from './server-properties.js';
 import { stopAll, type StartedKafka } from './started-services.js';
+import { isolateNodes, type NodeNetwork } from './network-namespaces.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
 import { localInfraClient, warmUpCoordinators } from './warm-up.js';
 
@@ -45,11 +46,19 @@ export interface LocalKafkaNode {
    * on the same ports and data directory. Resolves once it answers metadata requests again.
    */
   restart(): Promise<void>;
+  /**
+   * Cuts the node off the network, from the other nodes and from every client, while it goes on
+   * running; `reconnect` ends the cut. Only on an isolated cluster (StartLocalKafkaClusterOptions).
+   */
+  cutOff(): Promise<void>;
+  reconnect(): Promise<void>;
 }
 
 /** A broker, or a cluster of them, that this process started and can also take away and bring back. */
 export interface LocalKafka extends StartedKafka {
   readonly nodes: readonly LocalKafkaNode[];
+  /** Each node has a network of its own, so that it can be cut off (StartLocalKafkaClusterOptions.isolated). */
+  readonly isolated: boolean;
   /**
    * Restarts every node, one after another, as an upgrade does: clients keep their addresses and
    * every committed record, offset and transaction survives. On a cluster each node is restarted
@@ -63,6 +72,11 @@ export interface LocalKafka extends StartedKafka {
 export interface StartLocalKafkaClusterOptions extends StartLocalKafkaOptions {
   /** @default 1 */
   nodes?: number;
+  /**
+   * Each node in a network namespace of its own, at an address of its own on a bridge, so that a
+   * node can be cut off the network (network-namespaces.ts: Linux, as root). @default false
+   */
+  isolated?: boolean;
 }
 
 const JVM_OPTIONS = ['-Xms128m', ...QUICK_START_JVM_OPTIONS, '-Djava.awt.headless=true'];
@@ -79,33 +93,44 @@ const IN_SYNC_TIMEOUT_MS = 120_000;
 export async function startLocalKafka(options: StartLocalKafkaClusterOptions = {}): Promise<LocalKafka> {
   const nodes = options.nodes ?? 1;
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`a local Kafka has 1 node or more, not ${nodes}`);
-  const { kafka } = await launchLocalKafka(options, {
-    nodeCount: nodes,
-    portCount: 2 * nodes,
-    prepare: async (ports, dirs) => {
-      const brokerPorts = ports.slice(0, nodes);
-      const controllerPorts = ports.slice(nodes);
-      return {
-        serverProperties: dirs.map(({ logDir }, index) =>
-          renderServerProperties({
-            brokerPort: brokerPorts[index] as number,
-            controllerPort: controllerPorts[index] as number,
-            logDir,
-            cluster: { nodeId: index + 1, controllerPorts },
-          }),
-        ),
-        brokers: brokerPorts.map((port) => `127.0.0.1:${port}`),
-        extra: undefined,
-      };
-    },
-  });
-  return kafka;
+  const networks = options.isolated ? await isolateNodes(nodes) : undefined;
+  const hosts = networks?.nodes.map(({ address }) => address);
+  try {
+    const { kafka } = await launchLocalKafka(options, {
+      nodeCount: nodes,
+      portCount: 2 * nodes,
+      networks: networks?.nodes,
+      prepare: async (ports, dirs) => {
+        const brokerPorts = ports.slice(0, nodes);
+        const controllerPorts = ports.slice(nodes);
+        return {
+          serverProperties: dirs.map(({ logDir }, index) =>
+            renderServerProperties({
+              brokerPort: brokerPorts[index] as number,
+              controllerPort: controllerPorts[index] as number,
+              logDir,
+              cluster: { nodeId: index + 1, controllerPorts, ...(hosts && { hosts }) },
+            }),
+          ),
+          brokers: brokerPorts.map((port, index) => `${hosts?.[index] ?? '127.0.0.1'}:${port}`),
+          extra: undefined,
+        };
+      },
+    });
+    if (networks === undefined) return kafka;
+    return { ...kafka, stop: () => kafka.stop().finally(networks.remove) };
+  } catch (error) {
+    await networks?.remove();
+    throw error;
+  }
 }
 
 /** What a broker's listeners need: ports, and files written into each node's data directory. */
 export interface ListenerLayout<T> {
   /** @default 1 */
   nodeCount?: number;
+  /** Each node's network namespace, node 1's first, when each has its own. */
+  networks?: readonly NodeNetwork[];
   /** Ports for all the nodes together. */
   portCount: number;
   /** Called with free ports and each node's fresh data directory, before the storage is formatted. */
@@ -198,6 +223,7 @@ interface NodeSetup {
   propertiesPath: string;
   dataDir: TempDir;
   jvm: string[];
+  network: NodeNetwork | undefined;
 }
 
 async function startNodes<T>(
@@ -236,6 +262,7 @@ async function startNodes<T>(
     waitBroker: waitBrokers[index] as string,
     propertiesPath: join(dataDir.path, 'server.properties'),
     dataDir,
+    network: layout.networks?.[index],
     // The JVM's own temporary files go with the data, so nothing of the run outlives it.
     jvm: [...JVM_OPTIONS, `-Dlog4j.configuration=${log4jUrl}`, `-Djava.io.tmpdir=${dataDir.path}`, '-cp', classpath],
   }));
@@ -244,7 +271,10 @@ async function startNodes<T>(
 
   /** One run of a node on its formatted data directory, once it answers. */
   const runNode = async (setup: NodeSetup, archive: ClassDataSharing, givenUp?: AbortSignal): Promise<NodeRun> => {
-    const broker = spawnJava([...setup.jvm, ...archive.options, 'kafka.Kafka', setup.propertiesPath], { logFile });
+    const broker = spawnJava([...setup.jvm, ...archive.options, 'kafka.Kafka', setup.propertiesPath], {
+      logFile,
+      netns: setup.network?.namespace,
+    });
     const progress = waitProgress(onProgress, label(setup));
     try {
       await waitForBroker([setup.waitBroker], {
@@ -289,7 +319,7 @@ async function startNodes<T>(
             '-c',
             setup.propertiesPath,
           ],
-          { logFile },
+          { logFile, netns: setup.network?.namespace },
         );
         if ((await format.exited).code !== 0)
           throw await startFailure('The Kafka storage format tool', format, undefined);
@@ -351,6 +381,8 @@ async function startNodes<T>(
         }
       },
       restart: lifecycle.restart,
+      cutOff: () => networkOf(setup).cut(),
+      reconnect: () => networkOf(setup).reconnect(),
     };
     return { node, lifecycle };
   });
@@ -373,7 +405,13 @@ async function startNodes<T>(
     return stopping;
   };
   return {
-    kafka: { brokers, nodes: nodes.map(({ node }) => node), stop, restart: rollingRestart },
+    kafka: {
+      brokers,
+      nodes: nodes.map(({ node }) => node),
+      isolated: layout.networks !== undefined,
+      stop,
+      restart: rollingRestart,
+    },
     extra: prepared.extra,
     runtime: {
       kafkaDir,
@@ -388,6 +426,11 @@ async function startNodes<T>(
       logFile,
     },
   };
+}
+
+function networkOf(setup: NodeSetup): NodeNetwork {
+  if (setup.network === undefined) throw new Error(`Kafka broker ${setup.nodeId} has no network of its own to cut`);
+  return setup.network;
 }
 
 /** Kafka's cluster ids are 16 random bytes in URL-safe base64; its CLI cannot take one starting with '-'. */
