@@ -1,6 +1,7 @@
 import type { Producer } from 'kafkajs';
 import type { OutputRecord } from './consumer/consumed-record.js';
 import { kafkajsProducer } from './create-kafka.js';
+import { LazyConnection } from './context-store/lazy-connection.js';
 import type { KafkaClient } from './kafka-client.js';
 import { isSequenceUnresolved } from './kafkajs-fixes/partition-turns.js';
 
@@ -18,7 +19,9 @@ export interface ProducedBatch {
 /** A kafkajs producer and the sends under way on it; retired ones take no new send. */
 interface Generation {
   producer: Producer;
-  connected: Promise<void> | undefined;
+  connection: LazyConnection;
+  /** Whether a send or `connect` has connected it, or tried to: disconnecting then has something to undo. */
+  used: boolean;
   sending: number;
   retired: boolean;
 }
@@ -92,30 +95,17 @@ export class RecordProducer {
   /** Disconnects, once what is in flight is sent; a producer never connected has nothing to do. Sends no more. */
   async disconnect(): Promise<void> {
     this.closed = true;
-    const generation = this.generation;
-    if (generation.connected === undefined) return;
-    generation.connected = undefined;
-    await generation.producer.disconnect();
+    if (this.generation.used) await this.generation.producer.disconnect();
   }
 
   private newGeneration(): Generation {
-    return {
-      producer: kafkajsProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1 }),
-      connected: undefined,
-      sending: 0,
-      retired: false,
-    };
+    const producer = kafkajsProducer(this.kafka, { idempotent: true, maxInFlightRequests: 1 });
+    return { producer, connection: new LazyConnection(producer), used: false, sending: 0, retired: false };
   }
 
   private connectGeneration(generation: Generation): Promise<void> {
-    if (generation.connected === undefined) {
-      const attempt = generation.producer.connect();
-      generation.connected = attempt;
-      attempt.catch(() => {
-        if (generation.connected === attempt) generation.connected = undefined;
-      });
-    }
-    return generation.connected;
+    generation.used = true;
+    return generation.connection.ensure();
   }
 
   /** Sends after this go to a new producer. */
@@ -126,8 +116,6 @@ export class RecordProducer {
   }
 
   private disconnectGeneration(generation: Generation): void {
-    if (generation.connected === undefined) return;
-    generation.connected = undefined;
-    generation.producer.disconnect().catch(() => undefined);
+    if (generation.used) generation.producer.disconnect().catch(() => undefined);
   }
 }

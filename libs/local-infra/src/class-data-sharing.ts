@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
 import type { ProcessExit } from './java-process.js';
+import { isAlive } from './process-alive.js';
 
 /**
  * Application class-data sharing: the first run of a JVM writes the classes it loaded to an
@@ -105,16 +106,6 @@ async function isStale(lock: string): Promise<boolean> {
   const holder = Number(content);
   if (content !== '' && Number.isInteger(holder) && holder > 0) return !isAlive(holder);
   return Date.now() - status.mtimeMs > EMPTY_LOCK_GRACE_MS;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, and another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

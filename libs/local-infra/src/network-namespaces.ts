@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import { isAlive } from './process-alive.js';
 
 const run = promisify(execFile);
 
@@ -105,19 +106,10 @@ async function freeSubnet(): Promise<string> {
 async function removeOrphans(): Promise<void> {
   const { stdout: namespaces } = await run('ip', ['netns', 'list']);
   for (const match of namespaces.matchAll(new RegExp(`^(${PREFIX}-(\\d+)-\\d+)`, 'gm'))) {
-    if (!alive(Number(match[2]))) await ip('netns', 'delete', match[1] as string).catch(() => undefined);
+    if (!isAlive(Number(match[2]))) await ip('netns', 'delete', match[1] as string).catch(() => undefined);
   }
   const { stdout: links } = await run('ip', ['-o', 'link', 'show', 'type', 'bridge']);
   for (const match of links.matchAll(new RegExp(`^\\d+: (${PREFIX}b(\\d+)):`, 'gm'))) {
-    if (!alive(Number(match[2]))) await ip('link', 'delete', match[1] as string).catch(() => undefined);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (!isAlive(Number(match[2]))) await ip('link', 'delete', match[1] as string).catch(() => undefined);
   }
 }
