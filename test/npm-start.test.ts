@@ -14,7 +14,9 @@ import {
   recordNameSubject,
   registryOptionsFromEnv,
 } from '@baton/wire';
+import { topicNames } from '@baton/kafka';
 import { discoverServices } from '../scripts/lib/service-entries.js';
+import { runBaton } from './helpers/cli-process.js';
 import { NpmStartRun, type RunProcess } from './helpers/npm-start.js';
 import { waitFor } from './helpers/wait-for.js';
 
@@ -353,6 +355,31 @@ describe('npm start', () => {
       });
       expect(view.timeline.at(-1)?.outcome, taskId).toBe('COMPLETED');
     }
+
+    // The baton command finds what `npm start` wrote down, the brokers with the local tools' TLS
+    // identity and the gateway: only the printed credential is given.
+    const { topicPrefix } = JSON.parse(readFileSync(join(run.stateDir, 'connection.json'), 'utf8')) as {
+      topicPrefix: string;
+    };
+    const fromStart = {
+      BATON_STATE_DIR: run.stateDir,
+      KAFKA_BROKERS: '',
+      SCHEMA_REGISTRY_URL: '',
+      BATON_GATEWAY_URL: '',
+      BATON_TOKEN: token,
+    };
+    const eventsTopic = topicNames(topicPrefix).events;
+    const tailed = await runBaton(['tail', eventsTopic, '--from-beginning', '--max', '1', '--json'], {
+      env: fromStart,
+    });
+    expect([tailed.code, tailed.stderr]).toEqual([0, '']);
+    const first = JSON.parse(tailed.stdout) as { topic: string; kind: string };
+    expect(first.topic).toBe(eventsTopic);
+    // Decoded through the secured registry, as saved: an undecodable record would say it was not.
+    expect(['outcome', 'lifecycle', 'staged']).toContain(first.kind);
+    const story = await runBaton(['task', accepted.taskId, '--json'], { env: fromStart });
+    expect([story.code, story.stderr]).toEqual([0, '']);
+    expect(JSON.parse(story.stdout)).toMatchObject({ task_id: accepted.taskId });
 
     const before = census(run);
     expect(before.services).toHaveLength(names.length);

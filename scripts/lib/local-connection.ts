@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONNECTION_FILE, STATE_DIR_NAME, type LocalConnection } from '@baton/cli';
 
 /**
  * Where `npm start` keeps what it leaves for the other scripts (connection.json) and its logs
@@ -9,28 +10,12 @@ import { fileURLToPath } from 'node:url';
  */
 export function stateDir(env: Record<string, string | undefined> = process.env): string {
   const configured = env['BATON_STATE_DIR'];
-  return configured ? resolve(configured) : fileURLToPath(new URL('../../.baton/', import.meta.url));
+  return configured ? resolve(configured) : fileURLToPath(new URL(`../../${STATE_DIR_NAME}/`, import.meta.url));
 }
 
 /** Where `npm start` leaves the addresses of what it started, for the other scripts to find. */
 function connectionFile(): string {
-  return join(stateDir(), 'connection.json');
-}
-
-export interface LocalConnection {
-  kafkaBrokers: string[];
-  schemaRegistryUrl: string;
-  topicPrefix: string;
-  services: Record<string, string>;
-  /** The KAFKA_* security variables the local tools connect with, when `npm start -- --secure` made them. */
-  kafkaEnv?: Record<string, string>;
-  /** The SCHEMA_REGISTRY_* variables the local tools read the registry with, when `npm start -- --secure` made them. */
-  registryEnv?: Record<string, string>;
-  /**
-   * The local tools' signing key (BATON_SIGNING_KEY_FILE, BATON_SIGNING_KEY_ID) and personal data
-   * key ring (BATON_PII_KEYRING_FILE): what they publish is encrypted and signed as a service's is.
-   */
-  messageEnv?: Record<string, string>;
+  return join(stateDir(), CONNECTION_FILE);
 }
 
 /** The environment a local tool reads its Kafka security from: its own, over what `npm start` saved. */

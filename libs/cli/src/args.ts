@@ -39,7 +39,10 @@ export const GLOBAL_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const GLOBAL_OPTION_HELP = [
-  ['--gateway URL', 'the gateway (default $BATON_GATEWAY_URL, else http://127.0.0.1:8080)'],
+  [
+    '--gateway URL',
+    'the gateway (default $BATON_GATEWAY_URL, else the one npm start wrote down, else http://127.0.0.1:8080)',
+  ],
   ['--token T', 'the API token (default $BATON_TOKEN); never printed'],
   ['--json', 'print the raw JSON answer (tail: one JSON object per record)'],
   ['-h, --help', 'show help'],
@@ -99,8 +102,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     optionHelp: [
       ['--from-beginning', 'read the records already there too (default: only new ones)'],
       ['--max N', 'exit after N records'],
-      ['--brokers B', 'comma-separated host:port (default $KAFKA_BROKERS)'],
-      ['--registry URL', 'the schema registry (default $SCHEMA_REGISTRY_URL)'],
+      ['--brokers B', 'comma-separated host:port (default $KAFKA_BROKERS, else those npm start wrote down)'],
+      ['--registry URL', 'the schema registry (default $SCHEMA_REGISTRY_URL, else the one npm start wrote down)'],
     ],
     operands: { min: 1, max: 1, names: 'TOPIC' },
   },

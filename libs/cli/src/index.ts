@@ -35,3 +35,10 @@ export {
   type ValueDecoder,
 } from './record-decoder.js';
 export { filterFromOptions } from './commands/dlq-filter.js';
+export {
+  CONNECTION_FILE,
+  STATE_DIR_NAME,
+  readSavedConnection,
+  withSavedConnection,
+  type LocalConnection,
+} from './saved-connection.js';

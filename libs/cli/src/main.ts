@@ -1,4 +1,5 @@
 import { runCli } from './cli.js';
+import { readSavedConnection, withSavedConnection, type LocalConnection } from './saved-connection.js';
 
 /** `bin/baton.js` runs this: the process's arguments, streams and signals, and its exit code. */
 const abort = new AbortController();
@@ -18,12 +19,21 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+// Where `npm start` wrote down its broker, registry and gateway: the commands find them there
+// unless the environment names them.
+let saved: LocalConnection | undefined;
+try {
+  saved = await readSavedConnection(process.env, process.cwd());
+} catch (error) {
+  process.stderr.write(`baton: not reading what npm start saved: ${(error as Error).message}\n`);
+}
+
 const code = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readStdin,
   stdinIsTty: process.stdin.isTTY === true,
-  env: process.env,
+  env: withSavedConnection(process.env, saved),
   signal: abort.signal,
 });
 // Exit once the output is flushed, without waiting for idle sockets or timers of the clients.

@@ -77,7 +77,8 @@ function toJsonLine(value: unknown): string {
 export const tail: Command = async (context) => {
   const [topic = ''] = context.operands;
   const brokers = stringOption(context.options, 'brokers') ?? context.io.env.KAFKA_BROKERS;
-  if (!brokers) throw usageError('tail reads Kafka directly: give --brokers or set KAFKA_BROKERS');
+  if (!brokers)
+    throw usageError('tail reads Kafka directly: give --brokers, set KAFKA_BROKERS, or start Baton with npm start');
   const registryUrl = stringOption(context.options, 'registry') ?? (context.io.env.SCHEMA_REGISTRY_URL || undefined);
   const max = integerOption(context.options, 'max', 1);
   const fromBeginning = booleanOption(context.options, 'from-beginning');
