@@ -8,13 +8,11 @@ import {
   type OutputRecord,
   type ProcessingContext,
 } from '@baton/kafka';
-import type { HandoffMessage, Immutable } from '@baton/protocol';
 import { isTracingOn } from '@baton/telemetry';
 import type { HandoffCodec, ReadFacts } from '@baton/wire';
 import { HandoffLabeller } from './handoff-labels.js';
 import { tracedHandle } from './handoff-span.js';
-
-export type Handoff = Immutable<HandoffMessage>;
+import type { Handoff } from './handoff.js';
 
 export interface HandoffProcessorOptions {
   codec: HandoffCodec;

@@ -1,7 +1,7 @@
 import { RecordProducer, type KafkaClient, type OutputRecord, type RecordHeaders } from '@baton/kafka';
 import { isTracingOn, withSendSpan } from '@baton/telemetry';
 import type { HandoffCodec } from '@baton/wire';
-import type { Handoff } from './handoff-processor.js';
+import type { Handoff } from './handoff.js';
 import { handoffRecord } from './handoff-record.js';
 import { handoffSpanAttributes } from './handoff-span.js';
 

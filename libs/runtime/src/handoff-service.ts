@@ -26,7 +26,8 @@ import {
 import { component, concurrently, type Component } from './chassis/component.js';
 import { HttpServer } from './chassis/http-server.js';
 import { Service } from './chassis/service.js';
-import type { Handoff, HandoffProcessorOptions } from './handoff-processor.js';
+import type { Handoff } from './handoff.js';
+import type { HandoffProcessorOptions } from './handoff-processor.js';
 import { handoffProcessor } from './handoff-processor.js';
 import { messageStages, personalDataContextStage, personalDataKeyRing } from './message-stages.js';
 import { createLogger, type Logger } from './logger.js';

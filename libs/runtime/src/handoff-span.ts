@@ -1,7 +1,7 @@
 import type { MaybePromise } from '@baton/errors';
 import { encodedHeaderStrings, type OutputRecord } from '@baton/kafka';
 import { BATON, withCreateSpans, withSpan, type Attributes } from '@baton/telemetry';
-import type { Handoff } from './handoff-processor.js';
+import type { Handoff } from './handoff.js';
 import { issueCategoryOf } from './handoff-labels.js';
 
 /** Every header an output will be written with: its encoded block's, then its own, which replace them. */

@@ -9,7 +9,8 @@ export { component, concurrently, type Component, type ComponentParts } from './
 export { Service, type ServiceOptions } from './chassis/service.js';
 export { HttpServer, type HttpServerOptions, type HttpTls } from './chassis/http-server.js';
 export { runService } from './chassis/run-service.js';
-export { handoffProcessor, recordFacts, type Handoff, type HandoffProcessorOptions } from './handoff-processor.js';
+export { handoffProcessor, recordFacts, type HandoffProcessorOptions } from './handoff-processor.js';
+export type { Handoff } from './handoff.js';
 export { handoffRecord, handoffHeaders } from './handoff-record.js';
 export { HandoffPublisher, type PublishedRecord, type PublishOptions } from './handoff-publisher.js';
 export { outcomeRefusals } from './outcome-refusals.js';

@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Handoff } from './handoff-processor.js';
+import type { Handoff } from './handoff.js';
 
 export type { Logger };
 

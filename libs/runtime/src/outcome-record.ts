@@ -1,7 +1,7 @@
 import { encodeHeaderBlock, type OutputRecord } from '@baton/kafka';
 import { HANDOFF_OUTCOMES, randomId, type HandoffOutcome, type HandoffOutcomeKind } from '@baton/protocol';
 import type { OutcomeCodec } from '@baton/wire';
-import type { Handoff } from './handoff-processor.js';
+import type { Handoff } from './handoff.js';
 import { issueCategoryOf } from './handoff-labels.js';
 
 /** Outcome events' CloudEvents type: `baton.outcome.COMPLETED` and so on. */
