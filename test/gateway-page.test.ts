@@ -70,6 +70,9 @@ async function openPage(token: string): Promise<Page> {
   });
   await page.goto(`${setup.gateway.address}/ui/`);
   await expect.poll(() => page.getByTestId('token-status').textContent()).toContain('No token');
+  // Nothing loaded yet, so nothing is claimed: neither that all is well nor an item needing attention.
+  expect(await page.getByTestId('attention-none').isHidden()).toBe(true);
+  expect(await page.getByTestId('attention-item').count()).toBe(0);
   await page.getByLabel('API token').fill(token);
   await page.getByTestId('token-save').click();
   await expect.poll(() => page.getByTestId('token-status').textContent()).toContain('Token set');

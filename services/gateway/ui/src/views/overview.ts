@@ -21,6 +21,8 @@ export function overviewView(): View<{ view: 'overview' }> {
     text: 'Nothing needs attention.',
     attrs: { 'data-testid': 'attention-none' },
   });
+  // Said only of an overview that was loaded: before the token is given, nothing is known.
+  show(allWell, false);
   const generated = h('span', { className: 'subtle small', attrs: { 'data-testid': 'overview-time', role: 'status' } });
   const agents = table('overview-agents', 'Agents, with their lag', [
     'Agent',
