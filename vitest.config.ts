@@ -32,14 +32,14 @@ export default defineConfig({
           // Chromium for the page's browser test, installed when missing and the machine allows it
           // (test/system-tools); one broker and one registry serve every file; each test makes its own topics.
           globalSetup: ['test/system-tools/global-setup.ts', 'test/global-setup.ts'],
-          // Three files at a time, whatever the cores (Vitest's default is one fewer than the cores: one
+          // Two files at a time, whatever the cores (Vitest's default is one fewer than the cores: one
           // on 2). Most of an integration test is waiting for the broker (group joins, transactions,
-          // timeouts), so several share 2 cores well: the files took 11 to 15 minutes one after another
-          // and under 5 two at a time, when they were fewer; with 42 files the whole suite took 948 s
-          // two at a time and 780 s three at a time. Running together also found what one at a time
-          // hid: concurrent schema registrations, a new topic's offsets, an HTTP close waiting on
-          // keep-alive, a port clash.
-          maxWorkers: 3,
+          // timeouts), so two share 2 cores well: the files took 11 to 15 minutes one after another
+          // and under 5 two at a time, when they were fewer. Three at a time made the suite 780 to
+          // 875 s instead of 948, but starved the agents' heartbeats past a test's 1.5 s liveness
+          // window once in three runs. Running together also found what one at a time hid: concurrent
+          // schema registrations, a new topic's offsets, an HTTP close waiting on keep-alive, a port clash.
+          maxWorkers: 2,
           // A group of its own, after the others: its files share the broker and the registry.
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
