@@ -161,6 +161,68 @@ export interface TaskAnswer {
   refused: RefusedMessageAnswer[];
 }
 
+/** A task list's status filter: a task status, or STUCK (EXECUTING past its deadline or silent too long). */
+export type TaskListStatus = TaskStatus | 'STUCK';
+
+/** Why a task counts as stuck: its handoff's expiration_time passed, or no event came for the stuck threshold. */
+export type StuckReason = 'deadline' | 'silent';
+
+/** One task of `GET /v1/tasks`, newest first. */
+export interface TaskListRow {
+  task_id: string;
+  status: TaskStatus;
+  /** Set while the task is EXECUTING and stuck, as of the answer. */
+  stuck?: StuckReason;
+  /** The agent(s) holding the task, comma-separated as routed; null when nobody does. */
+  owner: string | null;
+  /** Every handoff_type, issue_category, agent and error code its events named, in the order first named. */
+  handoff_types: string[];
+  issue_categories: string[];
+  agents: string[];
+  error_codes: string[];
+  /** The correlation_id its first event carried. */
+  correlation_id?: string;
+  parent_task_ids: string[];
+  /** Its newest outcome event. */
+  last_outcome?: { outcome: string; agent_id: string; time: string; error_code?: string };
+  /** Records of the task on the events topic. */
+  events: number;
+  created_at: string;
+  updated_at: string;
+  /** The expiration_time of the handoff the task is executing, when that handoff has one. */
+  expires_at?: string;
+}
+
+/** `GET /v1/tasks`: a page of the tasks that match, newest first; `next_cursor` asks for the next, older one. */
+export interface TaskListAnswer {
+  tasks: TaskListRow[];
+  /** Tasks that match, over every page. */
+  total: number;
+  next_cursor?: string;
+}
+
+/** `GET /v1/tasks`'s query: every filter given must hold. */
+export interface TaskListParameters {
+  /** Comma-separated TaskListStatus values; a task in any of them matches. */
+  status?: string;
+  /** An agent that sent, received, held or reported on the task. */
+  agent?: string;
+  handoff_type?: string;
+  issue_category?: string;
+  error_code?: string;
+  /** ISO 8601: tasks with an event at or after `from` and created at or before `to`. */
+  from?: string;
+  to?: string;
+  /** A substring of the task's id, a parent's, a correlation_id or a message_id. */
+  q?: string;
+  /** The tasks of one flow: a correlation_id its events carry or the message_id that started it. */
+  correlation_id?: string;
+  /** Seconds without an event after which an EXECUTING task is stuck (the gateway's BATON_TASK_STUCK_AFTER_S by default). */
+  stuck_after?: number;
+  limit?: number;
+  cursor?: string;
+}
+
 /** An agent's card as it registered it in `<prefix>.agents` (id, name, domain, skills, modes, version). */
 export interface AgentCardAnswer {
   agent_id: string;

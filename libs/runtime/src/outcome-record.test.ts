@@ -31,6 +31,20 @@ describe('outcomeRecord', () => {
     expect(written).toStrictEqual(times);
   });
 
+  it("carries the handoff's expiration_time, by which a task list tells a stuck task, through the Avro schema", async () => {
+    const events = await EventsCodec.create(memorySchemaRegistry());
+    const expiring = buildHandoff({
+      metadata: { ...handoff.metadata, expiration_time: '2026-12-07T10:00:00.000Z' },
+      payload: handoff.payload,
+    });
+    const decode = async (from: typeof handoff) =>
+      (await events.outcome.decode(
+        outcomeRecord(events.outcome, 'events', from, { agentId: 'router', outcome: 'ROUTED' }).value as Buffer,
+      )) as { expiration_time?: string };
+    expect((await decode(expiring)).expiration_time).toBe('2026-12-07T10:00:00.000Z');
+    expect(await decode(handoff)).not.toHaveProperty('expiration_time');
+  });
+
   it('refuses an invalid date as toISOString does', async () => {
     const events = await EventsCodec.create(memorySchemaRegistry());
     expect(() =>

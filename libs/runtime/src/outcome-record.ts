@@ -73,6 +73,7 @@ export function outcomeRecord(
   if (facts.detail !== undefined) event.detail = facts.detail;
   if (facts.errorCode !== undefined) event.error_code = facts.errorCode;
   if (metadata.parent_task_ids !== undefined) event.parent_task_ids = [...metadata.parent_task_ids];
+  if (metadata.expiration_time !== undefined) event.expiration_time = metadata.expiration_time;
   const { value, headers: seal } = codec.encodeRecord(event);
   const typeHeaders = OUTCOME_TYPE_HEADERS[event.outcome] as Record<string, string>;
   return {

@@ -18,14 +18,9 @@ import {
 import type { BatonError } from '@baton/errors';
 import { holderRefusal } from './outcome-holder.js';
 import { StringPool } from './string-pool.js';
-
-/**
- * The task statuses, in their order (CREATE 0 ... FINISH 4), then the two ends a negotiated
- * handoff adds: FAILED (every option of the failure_handling_strategy
- * used up) and EXPIRED (expiration_time passed before a receiver took the task).
- */
-export const TASK_STATUSES = ['CREATE', 'EXECUTING', 'WAITING', 'BREAK', 'FINISH', 'FAILED', 'EXPIRED'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+import { entryIdOf, taskIdOf, timeOf } from './task-events.js';
+import { TaskIndex, type TaskIndexOptions, type TaskQuery, type TaskSearchResult } from './task-index.js';
+import { TASK_STATUSES, type TaskStatus } from './task-status.js';
 
 /**
  * The fields of an outcome event whose values recur from event to event (agents, types, outcomes,
@@ -104,9 +99,6 @@ export interface TaskView {
   created_at: string;
   updated_at: string;
 }
-
-/** One row of a task list. */
-export type TaskSummary = Omit<TaskView, 'timeline' | 'status_history' | 'negotiations' | 'refused'>;
 
 /** What an outcome does to a task: its status and its owner. */
 export interface Transition {
@@ -204,6 +196,8 @@ export interface TaskBookOptions {
    * turn it on; off, every event is folded as it comes.
    */
   holderCheck?: { onRefused(event: OutcomeEvent, error: BatonError): void };
+  /** The task list's bound and stuck threshold (TaskIndexOptions). */
+  list?: TaskIndexOptions;
 }
 
 /**
@@ -223,8 +217,10 @@ export class TaskBook {
   /** Timeline entries over all tasks. */
   private entries = 0;
   private readonly strings = new StringPool();
+  private readonly index: TaskIndex;
 
   constructor(options: TaskBookOptions = {}) {
+    this.index = new TaskIndex(options.list);
     this.maxTasks = options.maxTasks ?? Number.POSITIVE_INFINITY;
     this.maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
     this.maxEventsPerTask = options.maxEventsPerTask ?? Number.POSITIVE_INFINITY;
@@ -263,6 +259,13 @@ export class TaskBook {
     else this.foldLifecycle(task, event.value);
     this.trim(task);
     this.touch(task);
+    this.index.record(event, {
+      taskId,
+      status: task.status,
+      owner: task.owner,
+      createdAt: task.createdAt,
+      parents: task.parents,
+    });
     this.evict(taskId);
     return true;
   }
@@ -433,24 +436,14 @@ export class TaskBook {
     };
   }
 
-  /**
-   * Tasks with at least one event, by task_id; `status` filters, and `correlationId` keeps the tasks
-   * of one flow: an event correlated with it, or the message that started it (whose id the flow's
-   * correlation_id is when the message had none).
-   */
-  list(options: { status?: TaskStatus; limit?: number; correlationId?: string } = {}): TaskSummary[] {
-    const { correlationId } = options;
-    const inFlow = (task: TaskRecord): boolean =>
-      correlationId === undefined ||
-      task.timeline.some((entry) => entry.message_id === correlationId || correlationOf(entry) === correlationId);
-    const ids = [...this.tasks.values()]
-      .filter(
-        (task) =>
-          task.eventCount > 0 && (options.status === undefined || task.status === options.status) && inFlow(task),
-      )
-      .map((task) => task.task_id)
-      .sort();
-    return ids.slice(0, options.limit ?? ids.length).map((id) => this.summaryOf(this.tasks.get(id) as TaskRecord));
+  /** A page of the task list: every task the book has read, past its bounds too, newest first (TaskIndex). */
+  search(query: TaskQuery, now?: number): TaskSearchResult {
+    return this.index.search(query, now);
+  }
+
+  /** How many tasks are stuck as of `now` (TaskIndex). */
+  stuckCount(now?: number): number {
+    return this.index.stuckCount(now);
   }
 
   /** How many tasks are in each status (every status listed, zeros included). */
@@ -496,7 +489,7 @@ export class TaskBook {
     };
   }
 
-  private summaryOf(task: TaskRecord): TaskSummary {
+  private summaryOf(task: TaskRecord): Omit<TaskView, 'timeline' | 'status_history' | 'negotiations' | 'refused'> {
     return {
       task_id: task.task_id,
       status: task.status,
@@ -552,29 +545,6 @@ export class TaskBook {
 function isNegotiating(task: TaskRecord): boolean {
   for (const fold of task.negotiations.values()) if (fold.negotiation.outcome === 'OPEN') return true;
   return false;
-}
-
-function correlationOf(entry: TimelineEntry): string | undefined {
-  return entry.kind === 'staged' ? undefined : entry.correlation_id;
-}
-
-/** The task a record of the events topic belongs to. */
-export function taskIdOf(event: TaskEvent): string {
-  if (event.kind === 'lifecycle') return event.value.task_id ?? '';
-  return event.value.task_id;
-}
-
-/** The id a record is deduplicated by: the event's, the message's, or the staged request's. */
-function entryIdOf(event: TaskEvent): string {
-  if (event.kind === 'outcome') return event.value.event_id;
-  if (event.kind === 'lifecycle') return event.value.message_id;
-  return `${event.value.request_message_id}.staged`;
-}
-
-function timeOf(event: TaskEvent): string {
-  if (event.kind === 'outcome') return event.value.time;
-  if (event.kind === 'lifecycle') return event.value.timestamp;
-  return event.value.staged_at;
 }
 
 function detailOf(message: Immutable<LifecycleMessage>): { detail?: string } {

@@ -1,7 +1,12 @@
 import { loadRegistryConfig } from '@baton/agent-registry';
 import { DEFAULT_INLINE_MAX_BYTES, MAX_INLINE_MAX_BYTES } from '@baton/negotiation';
 import { integerSetting, loadServiceConfig, type HttpTls, type ServiceConfig } from '@baton/runtime';
-import { DEFAULT_BOOK_MAX_EVENTS, DEFAULT_BOOK_MAX_EVENTS_PER_TASK } from '@baton/task-tracking';
+import {
+  DEFAULT_BOOK_MAX_EVENTS,
+  DEFAULT_BOOK_MAX_EVENTS_PER_TASK,
+  DEFAULT_INDEX_MAX_TASKS,
+  DEFAULT_STUCK_AFTER_MS,
+} from '@baton/task-tracking';
 import { BatonError } from '@baton/errors';
 import { parseApiKeys, type ApiKey } from './access/api-keys.js';
 import type { JwtSettings } from './access/jwt.js';
@@ -25,6 +30,10 @@ export interface GatewayConfig extends ServiceConfig {
   timelineEvents: number;
   /** Timeline entries kept per task, the newest. */
   timelineEventsPerTask: number;
+  /** Tasks the task list keeps (a small row each, past timelineTasks too); the oldest-created go first. */
+  taskListTasks: number;
+  /** How long an EXECUTING task may go without an event before the list shows it stuck. */
+  taskStuckAfterMs: number;
   /** BATON_LIVENESS_WINDOW_MS; undefined: 3 heartbeat intervals of each agent instance. */
   livenessWindowMs: number | undefined;
   /** BATON_HTTP_TLS_CERT_FILE and _KEY_FILE (and _KEY_PASSWORD_FILE) read: the API over HTTPS; undefined: plain HTTP. */
@@ -113,6 +122,8 @@ export function loadGatewayConfig(env: Env = process.env): Readonly<GatewayConfi
     timelineTasks: integerSetting(env, 'BATON_TIMELINE_TASKS', 100_000),
     timelineEvents: integerSetting(env, 'BATON_TIMELINE_EVENTS', DEFAULT_BOOK_MAX_EVENTS),
     timelineEventsPerTask: integerSetting(env, 'BATON_TIMELINE_EVENTS_PER_TASK', DEFAULT_BOOK_MAX_EVENTS_PER_TASK),
+    taskListTasks: integerSetting(env, 'BATON_TASK_LIST_TASKS', DEFAULT_INDEX_MAX_TASKS),
+    taskStuckAfterMs: integerSetting(env, 'BATON_TASK_STUCK_AFTER_S', DEFAULT_STUCK_AFTER_MS / 1_000, 1) * 1_000,
     livenessWindowMs: loadRegistryConfig(env).livenessWindowMs,
     httpTls: loadHttpTls(env),
     senderPolicy: loadSenderPolicySettings(env),

@@ -93,12 +93,13 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
   const readerGroup = `${topics.prefix}.gateway.${config.instanceId}`;
 
   // The tracker's fold, bounded: past BATON_TIMELINE_TASKS tasks or BATON_TIMELINE_EVENTS entries
-  // the task updated least recently goes.
+  // the task updated least recently goes. Its task list keeps a row of each of BATON_TASK_LIST_TASKS.
   const tasks = new TaskBook({
     maxTasks: config.timelineTasks,
     maxEvents: config.timelineEvents,
     maxEventsPerTask: config.timelineEventsPerTask,
     holderCheck: outcomeRefusals(logger, metricsRegistry),
+    list: { maxTasks: config.taskListTasks, stuckAfterMs: config.taskStuckAfterMs },
   });
   // The agents' replies to the user, bounded alike, and the streams that follow a task live.
   const replies = new TaskReplies(config.timelineTasks);

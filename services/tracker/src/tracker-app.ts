@@ -1,10 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { BatonError } from '@baton/errors';
 import { Gauge, METRIC_NAMES, type Registry } from '@baton/runtime';
-import { TASK_STATUSES, type TaskBook, type TaskStatus } from '@baton/task-tracking';
+import type { TaskListParameters } from '@baton/gateway-api';
+import {
+  TASK_STATUSES,
+  taskListAnswer,
+  taskListAnswerSchema,
+  taskListQuery,
+  type TaskBook,
+} from '@baton/task-tracking';
 
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 1_000;
+/** The list's answer, and how many tasks are in each status. */
+const trackerTaskListSchema = {
+  ...taskListAnswerSchema,
+  properties: {
+    ...taskListAnswerSchema.properties,
+    counts: {
+      type: 'object',
+      properties: Object.fromEntries(TASK_STATUSES.map((status) => [status, { type: 'integer' }])),
+    },
+  },
+};
 
 /**
  * `baton_tasks{status}` and `baton_negotiations{outcome}`: the book's tasks in each status and its
@@ -44,27 +60,10 @@ export function registerTrackerRoutes(app: FastifyInstance, book: TaskBook): voi
     return task;
   });
 
-  app.get<{ Querystring: { status?: string; limit?: number } }>(
+  // The gateway's task list, as it serves it, with the status counts beside it.
+  app.get<{ Querystring: TaskListParameters & { limit: number } }>(
     '/v1/tasks',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            status: { type: 'string', enum: [...TASK_STATUSES] },
-            limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-          },
-        },
-      },
-    },
-    async (request) => {
-      const status = request.query.status as TaskStatus | undefined;
-      const tasks = book.list({
-        ...(status === undefined ? {} : { status }),
-        limit: request.query.limit ?? DEFAULT_LIMIT,
-      });
-      return { tasks, counts: book.statusCounts() };
-    },
+    { schema: { querystring: taskListQuery, response: { 200: trackerTaskListSchema } } },
+    async (request) => ({ ...taskListAnswer(book, request.query), counts: book.statusCounts() }),
   );
 }

@@ -49,6 +49,8 @@ export interface HandoffOutcome {
   parent_task_ids?: readonly string[];
   /** The handoff's context.workflow_state, e.g. ROUND_2_REVIEW. */
   workflow_state?: string;
+  /** The handoff's metadata.expiration_time. */
+  expiration_time?: string;
   /**
    * `ed25519:<key id>:<signature>` by a key that signs for agent_id; absent when the writer sealed
    * the event for its readers instead, in the record's `baton.seal` header (@baton/message-signing).

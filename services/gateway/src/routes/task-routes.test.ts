@@ -178,25 +178,72 @@ async function getTask(taskId: string) {
   return { status: answer.statusCode, body: answer.json() };
 }
 
-describe('GET /v1/tasks?correlation_id=', () => {
-  it("finds a flow's task by the message that started it or a message correlated with it", async () => {
-    for (const correlationId of ['m-1', u('r1')]) {
-      const answer = await app.inject({
-        method: 'GET',
-        url: `/v1/tasks?correlation_id=${encodeURIComponent(correlationId)}`,
-        headers: { 'x-api-key': VIEWER },
-      });
-      expect(answer.statusCode).toBe(200);
-      expect(answer.json().tasks.map((task: { task_id: string }) => task.task_id)).toEqual([NEGOTIATED]);
-    }
-    const none = await app.inject({
-      method: 'GET',
-      url: '/v1/tasks?correlation_id=nope',
-      headers: { 'x-api-key': VIEWER },
+async function listTasks(query: string) {
+  const answer = await app.inject({ method: 'GET', url: `/v1/tasks?${query}`, headers: { 'x-api-key': VIEWER } });
+  return { status: answer.statusCode, body: answer.json() };
+}
+
+const idsOf = (body: { tasks: { task_id: string }[] }) => body.tasks.map((task) => task.task_id);
+
+describe('GET /v1/tasks', () => {
+  it('lists every task newest first, a row each with what the list filters by', async () => {
+    const { status, body } = await listTasks('');
+    expect(status).toBe(200);
+    expect(idsOf(body)).toEqual([NEGOTIATED, FAILED]);
+    expect(body.total).toBe(2);
+    expect(body.tasks[1]).toEqual({
+      task_id: FAILED,
+      status: 'FAILED',
+      owner: 'triage',
+      handoff_types: [],
+      issue_categories: [],
+      agents: ['triage', 'expert', 'tracker'],
+      error_codes: ['HANDOFF_TIMEOUT', 'HANDOFF_FAILED'],
+      correlation_id: u('q1'),
+      parent_task_ids: [],
+      events: 5,
+      created_at: at(0),
+      updated_at: at(7),
     });
-    expect(none.json()).toEqual({ tasks: [] });
-    const missing = await app.inject({ method: 'GET', url: '/v1/tasks', headers: { 'x-api-key': VIEWER } });
-    expect([missing.statusCode, missing.json().error.code]).toEqual([400, 'REQUEST_INVALID']);
+  });
+
+  it.each([
+    ['status=EXECUTING', [NEGOTIATED]],
+    ['status=FAILED,EXPIRED', [FAILED]],
+    ['error_code=HANDOFF_TIMEOUT', [FAILED]],
+    ['agent=sales', [NEGOTIATED]],
+    ['agent=expert', [NEGOTIATED, FAILED]],
+    ['handoff_type=TASK_TRANSFER', [NEGOTIATED]],
+    ['q=negotiated', [NEGOTIATED]],
+    [`from=${encodeURIComponent(at(7))}`, [FAILED]],
+    [`correlation_id=m-1`, [NEGOTIATED]],
+    [`correlation_id=${u('r1')}`, [NEGOTIATED]],
+    ['correlation_id=nope', []],
+  ])('filters by %s', async (query, expected) => {
+    const { status, body } = await listTasks(query);
+    expect(status).toBe(200);
+    expect(idsOf(body)).toEqual(expected);
+    expect(body.total).toBe(expected.length);
+  });
+
+  it('pages with the cursor it gives', async () => {
+    const first = await listTasks('limit=1');
+    expect([idsOf(first.body), first.body.total]).toEqual([[NEGOTIATED], 2]);
+    const second = await listTasks(`limit=1&cursor=${first.body.next_cursor}`);
+    expect(idsOf(second.body)).toEqual([FAILED]);
+    expect(second.body.next_cursor).toBeUndefined();
+  });
+
+  it.each([
+    ['status=DONE', '/status'],
+    ['limit=0', '/limit'],
+    ['from=yesterday', '/from'],
+    ['cursor=bm90LWEtY3Vyc29y', '/cursor'],
+  ])('refuses %s as REQUEST_INVALID at its field', async (query, path) => {
+    const { status, body } = await listTasks(query);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('REQUEST_INVALID');
+    expect(JSON.stringify(body.error)).toContain(path);
   });
 });
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BatonError } from '@baton/errors';
+import type { TaskListAnswer, TaskListParameters } from '@baton/gateway-api';
+import { taskListAnswer, taskListAnswerSchema, taskListQuery } from '@baton/task-tracking';
 import type { GatewayParts } from '../gateway-parts.js';
 import { errorResponses, taskParams } from '../http/route-schemas.js';
 import { taskAnswerSchema } from '../http/task-answer-schema.js';
@@ -7,36 +9,20 @@ import { taskAnswer } from '../timeline/task-timelines.js';
 import { streamPositionOf } from '../timeline/task-stream.js';
 
 export function registerTaskRoutes(app: FastifyInstance, parts: GatewayParts): void {
-  app.get<{ Querystring: { correlation_id: string; limit: number } }>(
+  app.get<{ Querystring: TaskListParameters & { limit: number } }>(
     '/v1/tasks',
     {
       config: { role: 'viewer' },
       schema: {
         tags: ['tasks'],
         summary:
-          "The tasks of one flow, by its correlation_id (the id of the message that started it, else its events' " +
-          "correlation_id): each task's status, owner, parents, children, counts and times, by task_id",
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['correlation_id'],
-          properties: {
-            correlation_id: { type: 'string', minLength: 1 },
-            limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
-          },
-        },
-        response: {
-          200: {
-            type: 'object',
-            properties: { tasks: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-          },
-          ...errorResponses(400),
-        },
+          'Tasks newest first, filtered by status (STUCK included), agent, handoff_type, issue_category, error code, ' +
+          'time and text over ids, one page at a time: a cursor stays correct while events arrive',
+        querystring: taskListQuery,
+        response: { 200: taskListAnswerSchema, ...errorResponses(400) },
       },
     },
-    async (request) => ({
-      tasks: parts.tasks.list({ correlationId: request.query.correlation_id, limit: request.query.limit }),
-    }),
+    async (request): Promise<TaskListAnswer> => taskListAnswer(parts.tasks, request.query),
   );
 
   app.get<{ Params: { task_id: string } }>(
