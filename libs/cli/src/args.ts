@@ -10,6 +10,7 @@ export const COMMAND_NAMES = [
   'negotiate',
   'tail',
   'task',
+  'tasks',
   'agents',
   'overview',
   'dlq list',
@@ -117,6 +118,47 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--max N', 'with --follow: exit after N events'],
     ],
     operands: { min: 1, max: 1, names: 'TASK_ID' },
+  },
+  {
+    name: 'tasks',
+    usage: 'baton tasks [--status S[,S...]] [filters] [--limit N] [--cursor C]',
+    summary:
+      'tasks newest first, with status, owner, handoff types, age and last outcome; filtered as the console does',
+    options: {
+      status: { type: 'string' },
+      agent: { type: 'string' },
+      'handoff-type': { type: 'string' },
+      'issue-category': { type: 'string' },
+      'error-code': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      search: { type: 'string' },
+      'correlation-id': { type: 'string' },
+      'stuck-after': { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+    },
+    optionHelp: [
+      [
+        '--status S[,S...]',
+        'CREATE, EXECUTING, WAITING, BREAK, FINISH, FAILED, EXPIRED or STUCK (executing past its deadline or silent)',
+      ],
+      ['--agent ID', 'an agent that sent, received, held or reported on the task'],
+      ['--handoff-type T', 'a handoff_type of the task, e.g. ESCALATION'],
+      ['--issue-category C', 'an issue_category of the task, e.g. BILLING'],
+      ['--error-code CODE', 'an error code of its outcomes or notifications, e.g. RETRIES_EXHAUSTED'],
+      ['--from ISO', 'tasks with an event at or after this instant'],
+      ['--to ISO', 'tasks created at or before this instant'],
+      ['--search TEXT', "a part of the task's id, a parent's, a correlation_id or a message_id"],
+      ['--correlation-id ID', 'the tasks of one flow'],
+      [
+        '--stuck-after S',
+        'seconds without an event after which an executing task is stuck (the gateway decides otherwise)',
+      ],
+      ['--limit N', 'tasks per page, 1-500 (default 50)'],
+      ['--cursor C', 'the next page, as the previous page names it'],
+    ],
+    operands: { min: 0, max: 0, names: '' },
   },
   {
     name: 'agents',
@@ -316,6 +358,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
 export function stringOption(options: Record<string, OptionValue>, name: string): string | undefined {
   const value = options[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** An ISO 8601 instant option, checked to parse. */
+export function instantOption(options: Record<string, OptionValue>, name: string): string | undefined {
+  const value = stringOption(options, name);
+  if (value !== undefined && Number.isNaN(Date.parse(value))) {
+    throw usageError(`--${name} must be an ISO 8601 date-time such as 2025-01-31T12:00:00Z, not "${value}"`);
+  }
+  return value;
 }
 
 export function booleanOption(options: Record<string, OptionValue>, name: string): boolean {

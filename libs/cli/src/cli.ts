@@ -10,6 +10,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   negotiate: async () => (await import('./commands/negotiate.js')).negotiate,
   tail: async () => (await import('./commands/tail.js')).tail,
   task: async () => (await import('./commands/task.js')).task,
+  tasks: async () => (await import('./commands/tasks.js')).tasks,
   agents: async () => (await import('./commands/agents.js')).agents,
   overview: async () => (await import('./commands/overview.js')).overview,
   'dlq list': async () => (await import('./commands/dlq.js')).dlqList,

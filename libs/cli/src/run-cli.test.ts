@@ -99,6 +99,62 @@ describe('runCli with a fake gateway', () => {
     expect(result.stderr).toContain('error REPLAY_INCOMPLETE');
   });
 
+  it('lists tasks with the filters it is given, a row each with its age and last outcome, and the next page', async () => {
+    const created = new Date(Date.now() - 3 * 3_600_000 - 20 * 60_000).toISOString();
+    const updated = new Date(Date.now() - 7 * 60_000).toISOString();
+    const path = '/v1/tasks?status=STUCK%2CBREAK&agent=refunds_agent&q=t-4&limit=2';
+    const gateway = fakeGateway({
+      [`GET ${path}`]: () => ({
+        status: 200,
+        body: {
+          tasks: [
+            {
+              task_id: 't-42',
+              status: 'EXECUTING',
+              stuck: 'silent',
+              owner: 'refunds_agent',
+              handoff_types: ['TASK_TRANSFER', 'ESCALATION'],
+              issue_categories: ['BILLING'],
+              agents: ['router', 'refunds_agent'],
+              error_codes: ['MODEL_UNAVAILABLE'],
+              parent_task_ids: [],
+              last_outcome: {
+                outcome: 'DEAD_LETTERED',
+                agent_id: 'refunds_agent',
+                time: updated,
+                error_code: 'MODEL_UNAVAILABLE',
+              },
+              events: 4,
+              created_at: created,
+              updated_at: updated,
+            },
+          ],
+          total: 3,
+          next_cursor: 'abc',
+        },
+      }),
+    });
+    const result = await run(
+      ['tasks', '--status', 'stuck,break', '--agent', 'refunds_agent', '--search', 't-4', '--limit', '2'],
+      gateway.fetch,
+    );
+    expect([result.code, result.stderr]).toEqual([EXIT.OK, '']);
+    expect(result.stdout.split('\n')).toEqual([
+      'TASK  STATUS                     OWNER          HANDOFF TYPES                AGE  IDLE  LAST OUTCOME',
+      't-42  EXECUTING (stuck: silent)  refunds_agent  TASK_TRANSFER,ESCALATION  3h 20m    7m  DEAD_LETTERED by refunds_agent (MODEL_UNAVAILABLE)',
+      '1 of 3; next page: --cursor abc',
+      '',
+    ]);
+  });
+
+  it('refuses a tasks filter that is no instant before asking the gateway', async () => {
+    const gateway = fakeGateway({});
+    const result = await run(['tasks', '--from', 'yesterday'], gateway.fetch);
+    expect(result.code).toBe(EXIT.USAGE);
+    expect(result.stderr).toContain('--from must be an ISO 8601 date-time');
+    expect(gateway.calls).toEqual([]);
+  });
+
   it('shows a task as a table with its negotiations, and with --json prints the answer as is', async () => {
     const answer = {
       task_id: 't-3',

@@ -4,10 +4,11 @@ import { buildHandoff } from '@baton/protocol';
 import { EventsCodec, memorySchemaRegistry } from '@baton/wire';
 import { outcomeRecord } from './outcome-record.js';
 
-const handoff = buildHandoff({
+const draft = {
   metadata: { sender_id: 'triage_agent', recipient_id: 'sales_agent', task_id: 'task-1' },
   payload: { handoff_type: 'TASK_TRANSFER', data: { issue_category: 'SALES', task_summary: 'A mesh kit.' } },
-});
+} as const;
+const handoff = buildHandoff(draft);
 
 describe('outcomeRecord', () => {
   it('writes the time it is given, in the event and its ce_time header, the same within a millisecond', async () => {
@@ -34,8 +35,8 @@ describe('outcomeRecord', () => {
   it("carries the handoff's expiration_time, by which a task list tells a stuck task, through the Avro schema", async () => {
     const events = await EventsCodec.create(memorySchemaRegistry());
     const expiring = buildHandoff({
-      metadata: { ...handoff.metadata, expiration_time: '2026-12-07T10:00:00.000Z' },
-      payload: handoff.payload,
+      ...draft,
+      metadata: { ...draft.metadata, expiration_time: '2026-12-07T10:00:00.000Z' },
     });
     const decode = async (from: typeof handoff) =>
       (await events.outcome.decode(

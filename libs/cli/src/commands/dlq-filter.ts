@@ -1,14 +1,6 @@
 import type { DeadLetterFilterParameters } from '@baton/gateway-api';
-import { listOption, stringOption, type OptionValue } from '../args.js';
+import { instantOption, listOption, stringOption, type OptionValue } from '../args.js';
 import { usageError } from '../errors.js';
-
-function instant(options: Record<string, OptionValue>, name: string): string | undefined {
-  const value = stringOption(options, name);
-  if (value !== undefined && Number.isNaN(Date.parse(value))) {
-    throw usageError(`--${name} must be an ISO 8601 date-time such as 2025-01-31T12:00:00Z, not "${value}"`);
-  }
-  return value;
-}
 
 /** The filter the options give, checked: headers are name=value, dates parse. */
 export function filterFromOptions(options: Record<string, OptionValue>): DeadLetterFilterParameters {
@@ -21,8 +13,8 @@ export function filterFromOptions(options: Record<string, OptionValue>): DeadLet
     task_id: stringOption(options, 'task-id'),
     handoff_type: stringOption(options, 'handoff-type'),
     header: headers.length > 0 ? headers : undefined,
-    from: instant(options, 'from'),
-    to: instant(options, 'to'),
+    from: instantOption(options, 'from'),
+    to: instantOption(options, 'to'),
   };
   return Object.fromEntries(
     Object.entries(filter).filter(([, value]) => value !== undefined),
