@@ -281,7 +281,7 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     // The task id opens the task, followed live: the replay's completion arrives by itself.
     await detail.getByTestId('task-link').click();
     await page.getByTestId('view-task').waitFor();
-    expect(await page.getByTestId('task-form').getByLabel('Task or correlation id').inputValue()).toBe(tasks.replayed);
+    expect(await page.getByTestId('task-heading').textContent()).toBe(`Task ${tasks.replayed}`);
     await expect
       .poll(() => steps(page), { timeout: 30_000 })
       .toEqual(['router ROUTED', `${PROBE} DEAD_LETTERED`, `${PROBE} COMPLETED`]);
@@ -373,6 +373,50 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await expect.poll(() => page.getByTestId('token-status').textContent()).toContain('No token');
     expect(await page.getByTestId('message-row').count()).toBe(0);
     expect(await page.getByTestId('dlq-detail').isHidden()).toBe(true);
+  }, 60_000);
+
+  it('lists the tasks newest first, filters them as the API does, opens one and comes back to the list as it was', async () => {
+    const page = await openPage(TOKENS.viewer);
+    await page.getByTestId('nav-tasks').click();
+    const all = (await setup.api('GET', '/v1/tasks?limit=500', { token: TOKENS.viewer })).body;
+    const rows = () =>
+      page
+        .getByTestId('task-row')
+        .evaluateAll((found) =>
+          found.map((row) => [row.getAttribute('data-task-id'), row.getAttribute('data-status')]),
+        );
+    // The first page: the API's first 50, in its order.
+    await expect
+      .poll(rows)
+      .toEqual(all.tasks.slice(0, 50).map((task: any) => [task.task_id, task.stuck ? 'STUCK' : task.status]));
+    expect(await page.getByTestId('tasks-total').textContent()).toContain(`of ${all.total} matching`);
+    if (SCREENSHOTS) await page.screenshot({ path: join(DOCS, 'console-tasks.png'), fullPage: true });
+
+    // The dead-lettered task that was not replayed: BREAK, last dead-lettered by the probe.
+    await page.getByTestId('task-filter-status').selectOption('BREAK');
+    await page.getByTestId('task-filter-q').fill(tasks.refused.slice(0, -2));
+    await page.getByTestId('task-filter-apply').click();
+    await expect.poll(rows).toEqual([[tasks.refused, 'BREAK']]);
+    const row = page.locator(`[data-testid="task-row"][data-task-id="${tasks.refused}"]`);
+    expect(await row.locator('[data-col="last-outcome"]').textContent()).toContain(
+      `DEAD_LETTERED ${PROBE} RETRIES_EXHAUSTED`,
+    );
+    const hash = () => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash);
+    expect(await hash()).toBe(`#/tasks?status=BREAK&q=${encodeURIComponent(tasks.refused.slice(0, -2))}`);
+
+    // A row opens the task's story; its back link returns to the list with the filters it had.
+    await row.locator('td').nth(2).click();
+    await expect.poll(() => page.getByTestId('task-heading').textContent()).toBe(`Task ${tasks.refused}`);
+    await expect.poll(() => steps(page)).toEqual(['router ROUTED', `${PROBE} DEAD_LETTERED`]);
+    await page.getByTestId('task-back').click();
+    await expect.poll(rows).toEqual([[tasks.refused, 'BREAK']]);
+    expect(await page.getByTestId('task-filter-status').inputValue()).toBe('BREAK');
+
+    // Filters that exclude each other: nothing, and the list says so.
+    await page.getByTestId('task-filter-status').selectOption('FINISH');
+    await page.getByTestId('task-filter-apply').click();
+    await page.getByTestId('tasks-empty').waitFor();
+    expect(await page.getByTestId('tasks-total').textContent()).toBe('0 matching');
   }, 60_000);
 
   // Last: the flood would push the other tests' dead letters down the lists.

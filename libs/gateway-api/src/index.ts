@@ -43,3 +43,4 @@ export type {
 } from './answers.js';
 export { AUDIT_ACTIONS, REPLAY_JOB_STATES } from './answers.js';
 export { SseParser, type SseEvent } from './sse-parser.js';
+export { ageText } from './age.js';

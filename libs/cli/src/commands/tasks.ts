@@ -1,19 +1,7 @@
-import type { TaskListAnswer, TaskListParameters, TaskListRow } from '@baton/gateway-api';
+import { ageText, type TaskListAnswer, type TaskListParameters, type TaskListRow } from '@baton/gateway-api';
 import { instantOption, integerOption, stringOption } from '../args.js';
 import type { Command } from '../context.js';
 import { formatTable, type Column } from '../format.js';
-
-/** How long ago `iso` was, as `now` sees it: `45s`, `12m`, `3h 20m`, `2d 4h`. */
-export function age(iso: string, now: number): string {
-  const seconds = Math.max(0, Math.floor((now - Date.parse(iso)) / 1_000));
-  if (Number.isNaN(seconds)) return '-';
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h ${minutes % 60}m`;
-  return `${Math.floor(hours / 24)}d ${hours % 24}h`;
-}
 
 /** The columns of `baton tasks`, ages as of `now`. */
 export function taskColumns(now: number): Column<TaskListRow>[] {
@@ -25,8 +13,8 @@ export function taskColumns(now: number): Column<TaskListRow>[] {
     },
     { header: 'OWNER', value: (task) => task.owner },
     { header: 'HANDOFF TYPES', value: (task) => task.handoff_types.join(',') },
-    { header: 'AGE', value: (task) => age(task.created_at, now), align: 'right' },
-    { header: 'IDLE', value: (task) => age(task.updated_at, now), align: 'right' },
+    { header: 'AGE', value: (task) => ageText(task.created_at, now), align: 'right' },
+    { header: 'IDLE', value: (task) => ageText(task.updated_at, now), align: 'right' },
     {
       header: 'LAST OUTCOME',
       value: ({ last_outcome: last }) =>

@@ -1,6 +1,6 @@
 /**
- * The gateway's operator console: the overview, the dead letters across all DLQs, a task followed
- * live, and the agents. Bundled by the gateway at start (services/gateway/src/http/console-page.ts).
+ * The gateway's operator console: the overview, the dead letters across all DLQs, the tasks and
+ * one followed live, and the agents. Bundled by the gateway at start (services/gateway/src/http/console-page.ts).
  */
 import { currentToken, setToken } from './api.js';
 import { byTestId, show } from './dom.js';
@@ -10,12 +10,12 @@ import type { View } from './types.js';
 import { agentsView } from './views/agents.js';
 import { deadLettersView } from './views/dead-letters.js';
 import { overviewView } from './views/overview.js';
-import { taskView } from './views/task.js';
+import { tasksView } from './views/tasks.js';
 
 const views: { [N in ViewName]: View<Extract<Route, { view: N }>> } = {
   overview: overviewView(),
   'dead-letters': deadLettersView(),
-  tasks: taskView(),
+  tasks: tasksView(),
   agents: agentsView(),
 };
 const main = byTestId('views');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadLettersHash, parseRoute } from './router.js';
+import { deadLettersHash, parseRoute, tasksHash } from './router.js';
 
 describe('parseRoute', () => {
   it('opens on the overview, whatever the hash does not name', () => {
@@ -17,9 +17,17 @@ describe('parseRoute', () => {
   });
 
   it('reads a task id, encoded or not, and a malformed one as none', () => {
-    expect(parseRoute('#/tasks/a%20b')).toEqual({ view: 'tasks', taskId: 'a b' });
-    expect(parseRoute('#/tasks')).toEqual({ view: 'tasks', taskId: undefined });
-    expect(parseRoute('#/tasks/%E0')).toEqual({ view: 'tasks', taskId: undefined });
+    const none = new URLSearchParams();
+    expect(parseRoute('#/tasks/a%20b')).toEqual({ view: 'tasks', taskId: 'a b', filters: none });
+    expect(parseRoute('#/tasks')).toEqual({ view: 'tasks', taskId: undefined, filters: none });
+    expect(parseRoute('#/tasks/%E0')).toEqual({ view: 'tasks', taskId: undefined, filters: none });
     expect(parseRoute('#/agents')).toEqual({ view: 'agents' });
+  });
+
+  it('reads the task list filters back from the hash it made', () => {
+    const filters = new URLSearchParams({ status: 'STUCK', agent: 'refunds_agent', q: 'a&b' });
+    const route = parseRoute(tasksHash(filters));
+    expect(route).toEqual({ view: 'tasks', taskId: undefined, filters });
+    expect(tasksHash(new URLSearchParams())).toBe('#/tasks');
   });
 });

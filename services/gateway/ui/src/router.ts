@@ -1,12 +1,12 @@
 /**
  * The console's routes, in the URL hash so any view can be bookmarked or shared:
  * #/overview (the landing page), #/dead-letters?<filters>, #/dead-letters/<topic>/<id>?<filters>,
- * #/tasks/<task_id>, #/agents.
+ * #/tasks?<filters> (the task list), #/tasks/<task_id>, #/agents.
  */
 export type Route =
   | { view: 'overview' }
   | { view: 'dead-letters'; filters: URLSearchParams; open: { topic: string; id: string } | undefined }
-  | { view: 'tasks'; taskId: string | undefined }
+  | { view: 'tasks'; taskId: string | undefined; filters: URLSearchParams }
   | { view: 'agents' };
 
 export type ViewName = Route['view'];
@@ -22,7 +22,7 @@ export function parseRoute(hash: string): Route {
     const open = first !== undefined && second !== undefined ? { topic: first, id: second } : undefined;
     return { view, filters: new URLSearchParams(query), open };
   }
-  if (view === 'tasks') return { view, taskId: first };
+  if (view === 'tasks') return { view, taskId: first, filters: new URLSearchParams(query) };
   if (view === 'agents') return { view };
   return { view: 'overview' };
 }
@@ -32,6 +32,12 @@ export function deadLettersHash(filters: URLSearchParams, open?: { topic: string
   const path = open ? `/${encodeURIComponent(open.topic)}/${encodeURIComponent(open.id)}` : '';
   const query = filters.toString();
   return `#/dead-letters${path}${query ? `?${query}` : ''}`;
+}
+
+/** The hash of the task list with `filters`. */
+export function tasksHash(filters: URLSearchParams): string {
+  const query = filters.toString();
+  return `#/tasks${query ? `?${query}` : ''}`;
 }
 
 export function taskHash(taskId: string): string {

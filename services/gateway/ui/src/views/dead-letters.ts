@@ -3,13 +3,11 @@ import { api, segment } from '../api.js';
 import { badge, busy, h, show, table, taskLink, tbody, timeElement } from '../dom.js';
 import { Latest, run } from '../feedback.js';
 import { deadLettersHash, type Route } from '../router.js';
+import { pager } from '../pager.js';
 import type { View } from '../types.js';
 import { bulkReplay } from './bulk-replay.js';
-import { filterForm } from './dead-letter-filters.js';
+import { deadLetterFilterForm } from './dead-letter-filters.js';
 import { deadLetterRecord } from './dead-letter-record.js';
-
-/** The API's bounds of `limit`. */
-const PAGE_SIZE = { default: 50, min: 1, max: 500 };
 
 type DeadLettersRoute = Extract<Route, { view: 'dead-letters' }>;
 
@@ -19,7 +17,7 @@ type DeadLettersRoute = Extract<Route, { view: 'dead-letters' }>;
  * record below the list. The filters live in the hash, so the overview's links land on them.
  */
 export function deadLettersView(): View<DeadLettersRoute> {
-  const filters = filterForm();
+  const filters = deadLetterFilterForm();
   const list = table(
     'messages-table',
     'Dead letters, newest first; choose a row to see it',
@@ -31,26 +29,11 @@ export function deadLettersView(): View<DeadLettersRoute> {
     text: 'No dead letter matches.',
     attrs: { 'data-testid': 'messages-empty', hidden: true },
   });
-  const total = h('span', { attrs: { 'data-testid': 'messages-total', role: 'status' } });
-  const pageSize = h('input', {
-    attrs: {
-      id: 'page-size',
-      type: 'number',
-      min: PAGE_SIZE.min,
-      max: PAGE_SIZE.max,
-      value: PAGE_SIZE.default,
-      'data-testid': 'page-size',
-    },
-  });
-  const prev = h('button', {
-    text: 'Previous page',
-    className: 'secondary',
-    attrs: { type: 'button', 'data-testid': 'page-prev' },
-  });
-  const next = h('button', {
-    text: 'Next page',
-    className: 'secondary',
-    attrs: { type: 'button', 'data-testid': 'page-next' },
+  const pages = pager({
+    prefix: '',
+    totalTestId: 'messages-total',
+    label: 'Pages of dead letters',
+    load: () => void run(load),
   });
   const record = deadLetterRecord(() => go(undefined));
   const bulk = bulkReplay();
@@ -71,15 +54,7 @@ export function deadLettersView(): View<DeadLettersRoute> {
     filters.form,
     h('div', { className: 'table-wrap' }, list),
     empty,
-    h(
-      'nav',
-      { className: 'pager', attrs: { 'aria-label': 'Pages of dead letters' } },
-      total,
-      h('label', { text: 'Rows per page', attrs: { for: 'page-size' } }),
-      pageSize,
-      prev,
-      next,
-    ),
+    pages.root,
   );
   const root = h(
     'section',
@@ -91,10 +66,6 @@ export function deadLettersView(): View<DeadLettersRoute> {
 
   const latest = new Latest();
   let route: DeadLettersRoute = { view: 'dead-letters', filters: new URLSearchParams(), open: undefined };
-  /** Cursors of the pages seen so far; the first page has none. */
-  let cursors: (string | undefined)[] = [undefined];
-  let page = 0;
-  let nextCursor: string | undefined;
   let shownFilters: string | undefined;
 
   function go(open: { topic: string; id: string } | undefined): void {
@@ -108,8 +79,8 @@ export function deadLettersView(): View<DeadLettersRoute> {
     params.delete('topic');
     // The per-topic list has no `agent`: a topic is one agent's already.
     if (topic) params.delete('agent');
-    params.set('limit', String(Number(pageSize.value) || PAGE_SIZE.default));
-    const cursor = cursors[page];
+    params.set('limit', String(pages.limit()));
+    const cursor = pages.cursor();
     if (cursor !== undefined) params.set('cursor', cursor);
     busy(messages, true);
     try {
@@ -118,14 +89,14 @@ export function deadLettersView(): View<DeadLettersRoute> {
         topic ? `v1/dlq/${segment(topic)}/messages?${params}` : `v1/dead-letters?${params}`,
       );
       if (!isLatest()) return;
-      nextCursor = answer.next_cursor;
-      render(answer.messages, answer.total);
+      render(answer.messages);
+      pages.shown(answer.messages.length, answer.total, answer.next_cursor);
     } finally {
       if (isLatest()) busy(messages, false);
     }
   }
 
-  function render(rows: DeadLetterSummary[], count: number): void {
+  function render(rows: DeadLetterSummary[]): void {
     tbody(list).replaceChildren(
       ...rows.map((letter) => {
         const selected = route.open?.topic === letter.topic && route.open.id === letter.id;
@@ -172,19 +143,10 @@ export function deadLettersView(): View<DeadLettersRoute> {
       }),
     );
     show(empty, rows.length === 0);
-    const first = page * (Number(pageSize.value) || PAGE_SIZE.default);
-    total.textContent =
-      rows.length === 0
-        ? `${count} matching`
-        : `${first + 1}–${first + rows.length} of ${count} matching (page ${page + 1})`;
-    prev.disabled = page === 0;
-    next.disabled = nextCursor === undefined;
   }
 
   function restart(): void {
-    cursors = [undefined];
-    page = 0;
-    nextCursor = undefined;
+    pages.reset();
     void run(load);
   }
 
@@ -199,25 +161,6 @@ export function deadLettersView(): View<DeadLettersRoute> {
     event.preventDefault();
     window.location.hash = deadLettersHash(new URLSearchParams());
   });
-  pageSize.addEventListener('change', () => {
-    const wanted = Number.parseInt(pageSize.value, 10);
-    pageSize.value = String(
-      Number.isFinite(wanted) ? Math.min(PAGE_SIZE.max, Math.max(PAGE_SIZE.min, wanted)) : PAGE_SIZE.default,
-    );
-    restart();
-  });
-  next.addEventListener('click', () => {
-    if (nextCursor === undefined) return;
-    cursors[page + 1] = nextCursor;
-    page += 1;
-    void run(load);
-  });
-  prev.addEventListener('click', () => {
-    if (page === 0) return;
-    page -= 1;
-    void run(load);
-  });
-
   return {
     root,
     enter(next) {
@@ -229,8 +172,7 @@ export function deadLettersView(): View<DeadLettersRoute> {
       if (filterKey !== shownFilters) {
         shownFilters = filterKey;
         filters.fill(next.filters);
-        cursors = [undefined];
-        page = 0;
+        pages.reset();
         loads.push(load());
       } else {
         for (const row of tbody(list).rows)

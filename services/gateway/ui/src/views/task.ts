@@ -4,11 +4,10 @@ import { badge, code, fillList, h, show, table, taskLink, tbody, timeElement, ty
 import { followEvents, type StreamState } from '../event-stream.js';
 import { Latest, run, showError } from '../feedback.js';
 import { taskHash } from '../router.js';
-import type { View } from '../types.js';
 import { negotiationCard, stepRow } from './task-steps.js';
 
 /** FAILED and EXPIRED are final: the task is not processed further. */
-const STATUS_TONES: Record<string, Tone> = {
+export const STATUS_TONES: Record<string, Tone> = {
   FINISH: 'good',
   BREAK: 'bad',
   FAILED: 'bad',
@@ -23,34 +22,30 @@ const STREAM_STATES: Record<StreamState, string> = {
   closed: 'Not following the task.',
 };
 
+/** What the task list shows of one task, and how it comes back to the list. */
+export interface TaskDetail {
+  root: HTMLElement;
+  /** Shows the task and follows it live; `back` is the list's hash to return to. */
+  open(taskId: string, back: string): void;
+  /** Stops following the task. */
+  leave(): void;
+}
+
 /**
  * A task: its status, owner, parents and children, its timeline and negotiations, and the replies
  * to the user. While shown it follows GET /v1/tasks/{id}/events, which sends the known steps first
- * and then each new one, so the timeline grows without a reload.
+ * and then each new one, so the timeline grows without a reload. An id that is no task's may be a
+ * flow's correlation id: its one task is opened, or its tasks are listed.
  */
-export function taskView(): View<{ view: 'tasks'; taskId: string | undefined }> {
-  const input = h('input', {
-    attrs: {
-      id: 'task-id-input',
-      name: 'task_id',
-      required: true,
-      'data-testid': 'task-id-input',
-      spellcheck: 'false',
-    },
+export function taskDetail(): TaskDetail {
+  const backLink = h('a', { text: '← All tasks', attrs: { href: '#/tasks', 'data-testid': 'task-back' } });
+  const heading = h('h2', { text: 'Task', attrs: { id: 'task-heading', 'data-testid': 'task-heading' } });
+  const refresh = h('button', {
+    text: 'Refresh',
+    className: 'secondary',
+    attrs: { type: 'button', 'data-testid': 'task-refresh' },
+    on: { click: () => taskId && open(taskId) },
   });
-  const form = h(
-    'form',
-    { className: 'task-form', attrs: { 'data-testid': 'task-form', autocomplete: 'off' } },
-    h('label', { text: 'Task or correlation id', attrs: { for: 'task-id-input' } }),
-    input,
-    h('button', { text: 'Show', attrs: { type: 'submit', 'data-testid': 'task-show' } }),
-    h('button', {
-      text: 'Refresh',
-      className: 'secondary',
-      attrs: { type: 'button', 'data-testid': 'task-refresh' },
-      on: { click: () => taskId && open(taskId) },
-    }),
-  );
   const live = h('p', { className: 'subtle', attrs: { 'data-testid': 'live-status', role: 'status' } });
   const status = h('p', { className: 'subtle', attrs: { 'data-testid': 'timeline-status' } });
   const summary = h('dl', { className: 'task-summary', attrs: { 'data-testid': 'task-summary', hidden: true } });
@@ -76,12 +71,11 @@ export function taskView(): View<{ view: 'tasks'; taskId: string | undefined }> 
   );
   const root = h(
     'section',
-    { className: 'view', attrs: { 'data-testid': 'view-task', 'aria-labelledby': 'task-heading' } },
+    { attrs: { 'data-testid': 'view-task', 'aria-labelledby': 'task-heading' } },
     h(
       'div',
       { className: 'card' },
-      h('div', { className: 'card-head' }, h('h2', { text: 'Task', attrs: { id: 'task-heading' } }), live),
-      form,
+      h('div', { className: 'card-head' }, backLink, heading, live, refresh),
       status,
       summary,
       h('div', { className: 'table-wrap' }, timeline),
@@ -168,7 +162,7 @@ export function taskView(): View<{ view: 'tasks'; taskId: string | undefined }> 
     stop();
     taskId = id;
     steps = 0;
-    input.value = id;
+    heading.textContent = `Task ${id}`;
     document.title = `Task ${id} · Baton`;
     tbody(timeline).replaceChildren();
     replies.replaceChildren();
@@ -196,28 +190,16 @@ export function taskView(): View<{ view: 'tasks'; taskId: string | undefined }> 
     );
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const id = input.value.trim();
-    if (!id) return;
-    if (window.location.hash === taskHash(id)) open(id);
-    else window.location.hash = taskHash(id);
-  });
-
   return {
     root,
-    enter(route) {
-      if (route.taskId === undefined) {
-        stop();
-        document.title = 'Task · Baton';
-        input.focus();
-        return;
-      }
-      // The task followed already (its form submitted again goes through open): nothing to do.
-      if (route.taskId !== taskId || stream === undefined) open(route.taskId);
+    open(id, back) {
+      backLink.setAttribute('href', back);
+      // The task followed already: nothing to do.
+      if (id !== taskId || stream === undefined) open(id);
     },
     leave() {
       stop();
+      taskId = undefined;
       live.dataset.state = 'closed';
       live.textContent = STREAM_STATES.closed;
     },
