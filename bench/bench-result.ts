@@ -5,6 +5,7 @@ import type { SlowHandlerResult } from './slow-handler-bench.js';
 import type { PacingReport } from './pacing.js';
 import type { SignatureCosts, SignedPathResult } from './signature-figures.js';
 import type { LatencySummary } from './stats.js';
+import type { TaskSearchResult } from './task-search-bench.js';
 import type { TargetCheck } from './targets.js';
 
 /** What measureIdleCpu (idle-cpu.ts) measured, or why it did not run. */
@@ -43,6 +44,8 @@ export interface BenchResult {
   idle: IdleRow;
   /** Issue 13: per message in the bench's process, and on the full path off against required. */
   signatures: { costs: SignatureCosts; fullPath: SignedPathResult };
+  /** The task list's search over 100,000 tasks, in the bench's process. */
+  taskSearch: TaskSearchResult;
   /** With `--brokers B`: the full path on a cluster of B beside one broker, and light load on it. */
   cluster?: ClusterPathResult;
   peakRssMiB: Record<string, number>;

@@ -5,6 +5,7 @@ import { RELAY_LABELS, RELAY_MODES } from './relay-modes.js';
 import { clusterPathLines } from './cluster-figures.js';
 import { signatureCostLines, signedPathLines } from './signature-figures.js';
 import { latencyLine, type LatencySummary } from './stats.js';
+import { taskSearchLines } from './task-search-bench.js';
 import type { TargetCheck } from './targets.js';
 
 const WIDTH = 46;
@@ -117,6 +118,8 @@ export function formatReport(result: BenchResult): string[] {
       `through a fresh router and bench agent warmed up with ${signatures.fullPath.warmup}; off, then required with every process sealing`,
     header,
     ...signedPathLines(signatures.fullPath),
+    '',
+    ...taskSearchLines(result.taskSearch),
     '',
     ...(result.cluster === undefined ? [] : [...clusterPathLines(result.cluster, config.tasks), '']),
     'skipped' in idle

@@ -15,7 +15,8 @@
  *    own beside the bench's broker, in paired rounds, and the light load on the three
  *    (cluster-path.ts).
  * 8. Peak RSS of every process the bench ran, then everything is stopped.
- * 9. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
+ * 9. The task list's search over 100,000 tasks, in this process (task-search-bench.ts).
+ * 10. Idle CPU of the `npm start` fleet and the broker (idle-cpu.ts), on topics of its own.
  *
  * Progress goes to stderr; stdout gets the readable report, then one JSON line with every row
  * (`event: bench.result`, see bench-result.ts). Every wait has a deadline: a bench that cannot
@@ -37,6 +38,7 @@ import { formatReport } from './report.js';
 import { measureSignatureCosts } from './signature-costs.js';
 import { benchSignedPath } from './signature-full-path.js';
 import { benchSlowHandler } from './slow-handler-bench.js';
+import { TASK_SEARCH_TASKS, benchTaskSearch } from './task-search-bench.js';
 import { benchClusterPath } from './cluster-path.js';
 import { benchRatios, checkTargets } from './targets.js';
 import { benchExactlyOncePairs } from './exactly-once-pairs.js';
@@ -177,6 +179,7 @@ try {
   // The idle row's broker then carries only the idle fleet's topics, as `npm start`'s does.
   await deleteRunTopics(brokers, topics.prefix, progress);
 
+  const taskSearch = benchTaskSearch(TASK_SEARCH_TASKS, progress);
   const idle = await measureIdle(brokers, infrastructure.schemaRegistryUrl);
 
   const rows = {
@@ -192,6 +195,7 @@ try {
     slowHandlerIdealPerS: slow.idealPerS,
     pairedRatios: pairs.median,
     signedPathRatio: signedPath.ratios.throughput ?? undefined,
+    taskSearchMs: Math.max(...taskSearch.rows.map((row) => row.medianMs)),
     idleCpuPercent: 'skipped' in idle ? undefined : idle.cpuPercent,
     peakRssMiB,
     batonServices,
@@ -215,6 +219,7 @@ try {
     lightLoad: { ratePerS: lightLoad.ratePerS, seconds: lightLoad.seconds, pacing: lightLoad.pacing },
     idle,
     signatures: { costs: signatureCosts, fullPath: signedPath },
+    taskSearch,
     ...(cluster && { cluster }),
     peakRssMiB,
     ratios: benchRatios(targetInputs),

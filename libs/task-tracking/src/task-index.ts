@@ -11,8 +11,8 @@ export const TASK_LIST_STATUSES: readonly TaskListStatus[] = [...TASK_STATUSES, 
 /** The gateway's default for how long an EXECUTING task may go without an event before it is stuck. */
 export const DEFAULT_STUCK_AFTER_MS = 5 * 60_000;
 
-/** The services' default bound on the tasks a list holds: about 60 MiB of heap at 300 bytes a row. */
-export const DEFAULT_INDEX_MAX_TASKS = 200_000;
+/** The services' default bound on the tasks a list holds: about 50 MiB of heap at 500 bytes a row (`npm run bench:tasks`). */
+export const DEFAULT_INDEX_MAX_TASKS = 100_000;
 
 /** Message ids kept per task for the search over ids: a task's first handoffs, where flows start. */
 const MAX_IDS_PER_TASK = 32;
@@ -53,26 +53,43 @@ export interface TaskIndexOptions {
   stuckAfterMs?: number;
 }
 
+/**
+ * Names a row lists (handoff types, categories, agents, error codes) as one string, `\n` before and
+ * after each: `\nrouter\ntriage_agent\n`. The same combinations recur from task to task, so they
+ * are pooled and a row holds a pointer where four arrays weighed about 200 bytes; a filter is one
+ * `includes` of `\n<name>\n`.
+ */
+type NameSet = string;
+const NO_NAMES: NameSet = '\n';
+
+/** One task's row, every field set from the start so that all rows share one shape. Times are epoch ms. */
 interface IndexRow {
   taskId: string;
   createdMs: number;
-  createdAt: string;
   updatedMs: number;
-  updatedAt: string;
   status: TaskStatus;
   owner: string | null;
-  handoffTypes: string[];
-  categories: string[];
-  agents: string[];
-  errorCodes: string[];
-  /** Correlation ids, then message ids, up to MAX_IDS_PER_TASK. */
-  ids: string[];
-  correlationId?: string;
+  handoffTypes: NameSet;
+  categories: NameSet;
+  agents: NameSet;
+  errorCodes: NameSet;
+  /**
+   * What a search over ids reads, one string so that a search is one `includes` a row:
+   * `\t<task id>\t<parents, tab-separated>\t\n<correlation and message ids, each followed by a newline>`.
+   * A correlation id is found whole between newlines; a substring anywhere but across a separator.
+   */
+  searchText: string;
+  /** Correlation and message ids in searchText, up to MAX_IDS_PER_TASK. */
+  idCount: number;
+  correlationId: string | undefined;
   parents: readonly string[];
-  lastOutcome?: TaskListRow['last_outcome'];
+  /** The newest outcome event: its outcome, agent, error code and time. */
+  lastOutcome: string | undefined;
+  lastAgent: string | undefined;
+  lastError: string | undefined;
+  lastMs: number;
   events: number;
-  expiresMs?: number;
-  expiresAt?: string;
+  expiresMs: number | undefined;
 }
 
 /** What the book knows of a task after folding an event: the index keeps its own copy of these. */
@@ -91,14 +108,16 @@ export interface FoldedTask {
  * updated one keeps its place. A search reads every row (100,000 in a few milliseconds; see
  * `npm run bench`), so any combination of filters costs the same and needs no index of its own.
  *
- * It outlives the book's timelines: a row weighs about a twentieth of a task's timeline, so a
- * gateway lists far more tasks than it can show the steps of.
+ * It outlives the book's timelines: a row weighs about 500 bytes, a quarter of a task of four
+ * events with its timeline, so a gateway lists more tasks than it can show the steps of.
  */
 export class TaskIndex {
   /** Rows by (createdMs, taskId), oldest first. */
   private readonly order: IndexRow[] = [];
   private readonly rows = new Map<string, IndexRow>();
   private readonly strings = new StringPool();
+  /** The NameSets: longer than single names, as many combinations. */
+  private readonly nameSets = new StringPool(4_096, 1_024);
   private readonly maxTasks: number;
   private readonly stuckAfterMs: number;
 
@@ -110,50 +129,43 @@ export class TaskIndex {
   /** Takes in one folded record of the events topic and the task's state after it. */
   record(event: TaskEvent, task: FoldedTask): void {
     const row = this.rows.get(task.taskId) ?? this.insert(task);
-    const time = timeOf(event);
-    const timeMs = Date.parse(time);
+    const timeMs = Date.parse(timeOf(event));
     // A writer's clock may be behind another's: the newest time seen is the task's.
-    if (!Number.isNaN(timeMs) && !(timeMs < row.updatedMs)) {
-      row.updatedMs = timeMs;
-      row.updatedAt = time;
-    }
+    if (timeMs > row.updatedMs) row.updatedMs = timeMs;
     row.status = task.status;
     row.owner = this.strings.intern(task.owner ?? undefined) ?? null;
-    row.parents = task.parents.length === row.parents.length ? row.parents : [...task.parents];
+    if (task.parents.length !== row.parents.length) {
+      row.parents = [...task.parents];
+      this.refreshSearchText(row);
+    }
     row.events += 1;
     if (event.kind === 'outcome') {
       const outcome = event.value;
-      this.add(row.handoffTypes, outcome.handoff_type);
-      this.add(row.categories, outcome.issue_category);
-      this.add(row.agents, outcome.agent_id);
-      this.addAgents(row, outcome.sender_id);
-      this.addAgents(row, outcome.recipient_id);
-      this.addAgents(row, outcome.target);
-      this.add(row.errorCodes, outcome.error_code);
+      row.handoffTypes = this.add(row.handoffTypes, outcome.handoff_type);
+      row.categories = this.add(row.categories, outcome.issue_category);
+      row.agents = this.addAgents(this.add(row.agents, outcome.agent_id), outcome.sender_id);
+      row.agents = this.addAgents(this.addAgents(row.agents, outcome.recipient_id), outcome.target);
+      row.errorCodes = this.add(row.errorCodes, outcome.error_code);
       this.addId(row, outcome.correlation_id);
       this.addId(row, outcome.message_id);
-      row.lastOutcome = {
-        outcome: this.strings.intern(outcome.outcome),
-        agent_id: this.strings.intern(outcome.agent_id),
-        time: outcome.time,
-        ...(outcome.error_code === undefined ? {} : { error_code: this.strings.intern(outcome.error_code) }),
-      };
+      row.lastOutcome = this.strings.intern(outcome.outcome);
+      row.lastAgent = this.strings.intern(outcome.agent_id);
+      row.lastError = this.strings.intern(outcome.error_code);
+      row.lastMs = Number.isNaN(timeMs) ? row.updatedMs : timeMs;
       // The deadline is the routed handoff's, until the agent it went to reports on it.
       this.setDeadline(row, outcome.outcome === 'ROUTED' ? outcome.expiration_time : undefined);
     } else if (event.kind === 'lifecycle') {
       const message = event.value;
-      this.add(row.agents, message.sender_id);
-      this.add(row.agents, message.receiver_id);
-      this.add(row.errorCodes, errorCodeOf(message));
+      row.agents = this.add(this.add(row.agents, message.sender_id), message.receiver_id);
+      row.errorCodes = this.add(row.errorCodes, errorCodeOf(message));
       this.addId(row, message.correlation_id);
       this.addId(row, message.message_id);
       this.setDeadline(row, undefined);
     } else {
-      this.add(row.agents, event.value.sender_id);
+      row.agents = this.add(row.agents, event.value.sender_id);
       this.addId(row, event.value.request_message_id);
       this.setDeadline(row, undefined);
     }
-    row.correlationId ??= row.ids[0];
   }
 
   /** A page of the tasks that match, newest first, `now` deciding which are stuck. */
@@ -192,7 +204,15 @@ export class TaskIndex {
   private matcher(query: TaskQuery, now: number): (row: IndexRow) => boolean {
     const statuses = query.statuses === undefined || query.statuses.length === 0 ? undefined : new Set(query.statuses);
     const stuckAfterMs = query.stuckAfterMs ?? this.stuckAfterMs;
-    const { agent, handoffType, issueCategory, errorCode, from, to, text, correlationId } = query;
+    const { from, to, correlationId } = query;
+    const named = (name: string | undefined) => (name === undefined ? undefined : `\n${name}\n`);
+    const agent = named(query.agent);
+    const handoffType = named(query.handoffType);
+    const issueCategory = named(query.issueCategory);
+    const errorCode = named(query.errorCode);
+    // A separator in the text would match across ids: no id holds one.
+    const text = query.text === undefined || !/[\t\n]/.test(query.text) ? query.text : '\u0000';
+    const wholeId = correlationId === undefined ? undefined : `\n${correlationId}\n`;
     return (row) =>
       (statuses === undefined ||
         statuses.has(row.status) ||
@@ -203,8 +223,8 @@ export class TaskIndex {
       (errorCode === undefined || row.errorCodes.includes(errorCode)) &&
       (from === undefined || row.updatedMs >= from) &&
       (to === undefined || row.createdMs <= to) &&
-      (correlationId === undefined || row.ids.includes(correlationId)) &&
-      (text === undefined || hasText(row, text));
+      (wholeId === undefined || row.searchText.includes(wholeId)) &&
+      (text === undefined || row.searchText.includes(text));
   }
 
   private rowAnswer(row: IndexRow, now: number, stuckAfterMs: number): TaskListRow {
@@ -214,17 +234,26 @@ export class TaskIndex {
       status: row.status,
       ...(stuck === undefined ? {} : { stuck }),
       owner: row.owner,
-      handoff_types: [...row.handoffTypes],
-      issue_categories: [...row.categories],
-      agents: [...row.agents],
-      error_codes: [...row.errorCodes],
+      handoff_types: namesOf(row.handoffTypes),
+      issue_categories: namesOf(row.categories),
+      agents: namesOf(row.agents),
+      error_codes: namesOf(row.errorCodes),
       ...(row.correlationId === undefined ? {} : { correlation_id: row.correlationId }),
       parent_task_ids: [...row.parents],
-      ...(row.lastOutcome === undefined ? {} : { last_outcome: { ...row.lastOutcome } }),
+      ...(row.lastOutcome === undefined || row.lastAgent === undefined
+        ? {}
+        : {
+            last_outcome: {
+              outcome: row.lastOutcome,
+              agent_id: row.lastAgent,
+              time: isoOf(row.lastMs),
+              ...(row.lastError === undefined ? {} : { error_code: row.lastError }),
+            },
+          }),
       events: row.events,
-      created_at: row.createdAt,
-      updated_at: row.updatedAt,
-      ...(row.expiresAt === undefined ? {} : { expires_at: row.expiresAt }),
+      created_at: isoOf(row.createdMs),
+      updated_at: isoOf(row.updatedMs),
+      ...(row.expiresMs === undefined ? {} : { expires_at: isoOf(row.expiresMs) }),
     };
   }
 
@@ -233,19 +262,25 @@ export class TaskIndex {
     const row: IndexRow = {
       taskId: task.taskId,
       createdMs: Number.isNaN(createdMs) ? 0 : createdMs,
-      createdAt: task.createdAt,
-      updatedMs: Number.NEGATIVE_INFINITY,
-      updatedAt: task.createdAt,
+      updatedMs: Number.isNaN(createdMs) ? 0 : createdMs,
       status: task.status,
       owner: null,
-      handoffTypes: [],
-      categories: [],
-      agents: [],
-      errorCodes: [],
-      ids: [],
+      handoffTypes: NO_NAMES,
+      categories: NO_NAMES,
+      agents: NO_NAMES,
+      errorCodes: NO_NAMES,
+      searchText: '',
+      idCount: 0,
+      correlationId: undefined,
       parents: [],
+      lastOutcome: undefined,
+      lastAgent: undefined,
+      lastError: undefined,
+      lastMs: 0,
       events: 0,
+      expiresMs: undefined,
     };
+    this.refreshSearchText(row);
     this.rows.set(row.taskId, row);
     // Tasks mostly arrive in the order they were created: the search from the back is short.
     let at = this.order.length;
@@ -276,38 +311,49 @@ export class TaskIndex {
   }
 
   private setDeadline(row: IndexRow, expiresAt: string | undefined): void {
-    row.expiresAt = expiresAt;
-    row.expiresMs = expiresAt === undefined ? undefined : Date.parse(expiresAt);
+    const ms = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+    row.expiresMs = Number.isNaN(ms) ? undefined : ms;
   }
 
-  private add(values: string[], value: string | undefined): void {
-    if (value !== undefined && value !== '' && !values.includes(value)) values.push(this.strings.intern(value));
+  /** `names` with `name` at its end, unless it holds it already (or it is empty, or holds a newline). */
+  private add(names: NameSet, name: string | undefined): NameSet {
+    if (name === undefined || name === '' || name.includes('\n') || names.includes(`\n${name}\n`)) return names;
+    return this.nameSets.intern(`${names}${name}\n`);
   }
 
   /** Agents named comma-separated, as recipients and targets are. */
-  private addAgents(row: IndexRow, names: string | undefined): void {
-    if (names === undefined) return;
-    if (!names.includes(',')) this.add(row.agents, names);
-    else for (const name of names.split(',')) this.add(row.agents, name.trim());
+  private addAgents(agents: NameSet, names: string | undefined): NameSet {
+    if (names === undefined || !names.includes(',')) return this.add(agents, names);
+    return names.split(',').reduce((set, name) => this.add(set, name.trim()), agents);
   }
 
   private addId(row: IndexRow, id: string | undefined): void {
-    if (id !== undefined && row.ids.length < MAX_IDS_PER_TASK && !row.ids.includes(id)) row.ids.push(id);
+    if (id === undefined || id === '' || row.idCount >= MAX_IDS_PER_TASK || row.searchText.includes(`\n${id}\n`))
+      return;
+    row.searchText += `${id}\n`;
+    row.idCount += 1;
+    row.correlationId ??= id;
   }
+
+  /** searchText with the row's parents, its ids kept. */
+  private refreshSearchText(row: IndexRow): void {
+    const ids = row.searchText.slice(row.searchText.indexOf('\n'));
+    row.searchText = `\t${row.taskId}\t${row.parents.join('\t')}\t${ids === '' ? '\n' : ids}`;
+  }
+}
+
+function namesOf(names: NameSet): string[] {
+  return names === NO_NAMES ? [] : names.slice(1, -1).split('\n');
+}
+
+function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
 }
 
 function stuckReason(row: IndexRow, now: number, stuckAfterMs: number): StuckReason | undefined {
   if (row.status !== 'EXECUTING') return undefined;
   if (row.expiresMs !== undefined && row.expiresMs < now) return 'deadline';
   return now - row.updatedMs >= stuckAfterMs ? 'silent' : undefined;
-}
-
-function hasText(row: IndexRow, text: string): boolean {
-  return (
-    row.taskId.includes(text) ||
-    row.ids.some((id) => id.includes(text)) ||
-    row.parents.some((parent) => parent.includes(text))
-  );
 }
 
 function compareRows(a: IndexRow, b: IndexRow): number {
@@ -321,7 +367,7 @@ function compareKey(row: IndexRow, createdMs: number, taskId: string): number {
 
 /** A row's place as a cursor: its creation time and id, opaque to clients. */
 function cursorOf(row: TaskListRow): string {
-  return Buffer.from(JSON.stringify([Date.parse(row.created_at) || 0, row.task_id])).toString('base64url');
+  return Buffer.from(JSON.stringify([Date.parse(row.created_at), row.task_id])).toString('base64url');
 }
 
 /** Thrown for a cursor no answer gave. */
