@@ -92,6 +92,14 @@ describe('checkTargets', () => {
     expect(none.find((check) => check.id === 'negotiatedPerS')).toMatchObject({ value: null, status: 'not measured' });
   });
 
+  it("holds the task list's slowest query over 100,000 tasks to 100 ms", () => {
+    expect(statusOf('taskSearchMs')).toMatchObject({ value: null, status: 'not measured' });
+    const search = (taskSearchMs: number) =>
+      checkTargets({ ...inputs, taskSearchMs }).find((check) => check.id === 'taskSearchMs');
+    expect(search(47.2)).toMatchObject({ status: 'met', op: '<=', threshold: 100 });
+    expect(search(100.1)).toMatchObject({ status: 'missed' });
+  });
+
   it('holds services to 1% idle CPU and the broker to 5%', () => {
     expect(statusOf('idleCpu.router')).toMatchObject({ status: 'met', threshold: 1 });
     expect(statusOf('idleCpu.sales-agent')).toMatchObject({ status: 'missed', threshold: 1 });
