@@ -441,8 +441,8 @@ export interface UserReply {
 
 /** Something the overview says an operator should look at. */
 export interface AttentionItem {
-  kind: 'agent_down' | 'agent_not_live' | 'dead_letters';
-  /** The agent or the DLQ topic. */
+  kind: 'agent_down' | 'agent_not_live' | 'stuck_tasks' | 'dead_letters';
+  /** The agent (of stuck tasks: the one holding them) or the DLQ topic. */
   subject: string;
   detail: string;
 }

@@ -441,9 +441,9 @@ export class TaskBook {
     return this.index.search(query, now);
   }
 
-  /** How many tasks are stuck as of `now` (TaskIndex). */
-  stuckCount(now?: number): number {
-    return this.index.stuckCount(now);
+  /** How many tasks are stuck as of `now`, by the agent(s) holding them (TaskIndex). */
+  stuckByOwner(now?: number): { owner: string; count: number }[] {
+    return this.index.stuckByOwner(now);
   }
 
   /** How many tasks are in each status (every status listed, zeros included). */

@@ -180,7 +180,8 @@ describe('TaskIndex: stuck tasks', () => {
     expect(listed(book, { statuses: ['STUCK'] }, START + 59_999)).toEqual([]);
     expect(listed(book, { statuses: ['STUCK'] }, START + 60_000)).toEqual(['quiet']);
     expect(book.search({ limit: 1, statuses: ['STUCK'] }, START + 60_000).tasks[0]?.stuck).toBe('silent');
-    expect(book.stuckCount(START + 60_000)).toBe(1);
+    expect(book.stuckByOwner(START + 60_000)).toEqual([{ owner: 'triage_agent', count: 1 }]);
+    expect(book.stuckByOwner(START + 59_999)).toEqual([]);
     // A query may ask for another threshold.
     expect(listed(book, { statuses: ['STUCK'], stuckAfterMs: 10_000 }, START + 10_000)).toEqual(['quiet']);
   });

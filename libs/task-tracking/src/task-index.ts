@@ -194,11 +194,17 @@ export class TaskIndex {
     return this.rows.size;
   }
 
-  /** How many tasks are stuck as of `now`. */
-  stuckCount(now: number = Date.now()): number {
-    let count = 0;
-    for (const row of this.order) if (stuckReason(row, now, this.stuckAfterMs) !== undefined) count += 1;
-    return count;
+  /** How many tasks are stuck as of `now`, by the agent(s) holding them, most first. */
+  stuckByOwner(now: number = Date.now()): { owner: string; count: number }[] {
+    const counts = new Map<string, number>();
+    for (const row of this.order) {
+      if (stuckReason(row, now, this.stuckAfterMs) === undefined) continue;
+      const owner = row.owner ?? '';
+      counts.set(owner, (counts.get(owner) ?? 0) + 1);
+    }
+    return [...counts]
+      .map(([owner, count]) => ({ owner, count }))
+      .sort((a, b) => b.count - a.count || (a.owner < b.owner ? -1 : 1));
   }
 
   private matcher(query: TaskQuery, now: number): (row: IndexRow) => boolean {

@@ -19,7 +19,7 @@ function agent(agent_id: string, up: boolean, live: boolean | null, lag: number 
 }
 
 describe('attentionOf', () => {
-  it('puts agents down first, then agents not live, then DLQ topics holding dead letters, most first', () => {
+  it('puts agents down first, then agents not live, agents holding stuck tasks, then DLQ topics holding dead letters, most first', () => {
     const items = attentionOf(
       [
         agent('router', true, null, 0),
@@ -36,6 +36,10 @@ describe('attentionOf', () => {
         ],
         empty_topics: 20,
       },
+      [
+        { owner: 'refunds_agent', count: 3 },
+        { owner: 'triage_agent', count: 1 },
+      ],
     );
     expect(items).toEqual([
       {
@@ -47,6 +51,16 @@ describe('attentionOf', () => {
         kind: 'agent_not_live',
         subject: 'human_agent',
         detail: 'its instances consume but none has sent a heartbeat within the liveness window',
+      },
+      {
+        kind: 'stuck_tasks',
+        subject: 'refunds_agent',
+        detail: 'holds 3 stuck tasks: executing past a deadline, or without an event for too long',
+      },
+      {
+        kind: 'stuck_tasks',
+        subject: 'triage_agent',
+        detail: 'holds 1 stuck task: executing past a deadline, or without an event for too long',
       },
       {
         kind: 'dead_letters',
@@ -63,7 +77,11 @@ describe('attentionOf', () => {
 
   it('is empty when all is well', () => {
     expect(
-      attentionOf([agent('router', true, null, 0)], { total: 0, by_error_code: [], by_topic: [], empty_topics: 23 }),
+      attentionOf(
+        [agent('router', true, null, 0)],
+        { total: 0, by_error_code: [], by_topic: [], empty_topics: 23 },
+        [],
+      ),
     ).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export function registerOverviewRoutes(app: FastifyInstance, parts: GatewayParts
       const deadLetters = parts.deadLetters.stats();
       return {
         generated_at: new Date().toISOString(),
-        attention: attentionOf(agents, deadLetters),
+        attention: attentionOf(agents, deadLetters, parts.tasks.stuckByOwner()),
         agents,
         dead_letters: deadLetters,
         outcomes: { window_minutes: parts.outcomeRates.windowMinutes, per_minute: parts.outcomeRates.window() },

@@ -2,7 +2,7 @@ import type { OverviewAnswer } from '@baton/gateway-api';
 import { api } from '../api.js';
 import { badge, busy, h, show, table, tbody, timeElement, toneOf } from '../dom.js';
 import { Latest, run } from '../feedback.js';
-import { deadLettersHash } from '../router.js';
+import { deadLettersHash, tasksHash } from '../router.js';
 import type { View } from '../types.js';
 import { lagText, liveBadge, upBadge } from './agent-state.js';
 
@@ -118,7 +118,13 @@ export function overviewView(): View<{ view: 'overview' }> {
                 text: item.subject,
                 attrs: { href: deadLettersHash(new URLSearchParams({ topic: item.subject })) },
               })
-            : h('strong', { className: 'mono', text: item.subject }),
+            : item.kind === 'stuck_tasks'
+              ? h('a', {
+                  className: 'mono',
+                  text: item.subject,
+                  attrs: { href: tasksHash(new URLSearchParams({ status: 'STUCK', agent: item.subject })) },
+                })
+              : h('strong', { className: 'mono', text: item.subject }),
           ' ',
           item.detail,
         ),
