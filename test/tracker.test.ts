@@ -121,9 +121,13 @@ describe('the tracker: who owns each task, rebuilt from the events topic', () =>
     });
 
     const finished = (await (await fetch(`${restarted.address}/v1/tasks?status=FINISH&limit=10`)).json()) as {
-      tasks: { task_id: string }[];
+      tasks: { task_id: string; created_at: string }[];
     };
-    expect(finished.tasks.map((each) => each.task_id)).toEqual([parent, ...children].sort());
+    expect(finished.tasks.map((each) => each.task_id).sort()).toEqual([parent, ...children].sort());
+    // Newest first: each created at or before the one above it, the requirement (split first) last.
+    const created = finished.tasks.map((each) => each.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+    expect(finished.tasks.at(-1)?.task_id).toBe(parent);
     expect(await errorAnswer(`${restarted.address}/v1/tasks/no-such-task`)).toEqual({
       status: 404,
       body: { error: { code: 'TASK_NOT_FOUND', message: 'no event of task "no-such-task"', path: '/task_id' } },
