@@ -44,7 +44,7 @@ const CHROMIUM_ARGS = [
 ];
 /** Debian's chromium on PATH (installed by the run when it can be), or the one CHROMIUM_PATH names. */
 const tools = systemToolsFor('browser test', ['chromium']);
-/** Set to 1 to save the overview and a task as docs/console-overview.png and docs/console-task.png (the README shows them). */
+/** Set to 1 to save the overview, the task list and a task as docs/console-overview.png, console-tasks.png and console-task.png (the README shows them). */
 const SCREENSHOTS = process.env.BATON_UI_SCREENSHOTS === '1';
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
 
