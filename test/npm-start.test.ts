@@ -380,6 +380,9 @@ describe('npm start', () => {
     const story = await runBaton(['task', accepted.taskId, '--json'], { env: fromStart });
     expect([story.code, story.stderr]).toEqual([0, '']);
     expect(JSON.parse(story.stdout)).toMatchObject({ task_id: accepted.taskId });
+    const listed = await runBaton(['tasks', '--search', accepted.taskId, '--json'], { env: fromStart });
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(listed.stdout)).toMatchObject({ total: 1, tasks: [{ task_id: accepted.taskId }] });
 
     const before = census(run);
     expect(before.services).toHaveLength(names.length);
