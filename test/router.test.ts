@@ -125,6 +125,40 @@ describe('the router as its own process', () => {
     expect(mine()[0]?.headers['baton.route.rule']).toBe('sales');
   });
 
+  it('says which recipients a handoff named got nothing: an unknown one among several, and a known one the rule passed over', async () => {
+    const message = buildHandoff({
+      metadata: {
+        sender_id: 'triage_agent',
+        recipient_id: ['technical_support_agent_pool', 'nobody'],
+        task_id: uniqueName('task'),
+      },
+      payload: { handoff_type: 'TASK_TRANSFER', data: { issue_category: 'SALES', task_summary: 'Wants a mesh kit.' } },
+    });
+    await publisher.publish(topics.inbound, message);
+    const outcomes = await waitFor(
+      async () => {
+        const found = await rig.outcomes(events, message.metadata.task_id);
+        return found.length >= 2 ? found : undefined;
+      },
+      { description: 'the ROUTED and NOT_DELIVERED events' },
+    );
+    expect(outcomes.map(({ outcome, agent_id, target, detail }) => ({ outcome, agent_id, target, detail }))).toEqual([
+      { outcome: 'ROUTED', agent_id: 'router', target: 'sales_agent', detail: 'rule sales' },
+      {
+        outcome: 'NOT_DELIVERED',
+        agent_id: 'router',
+        target: 'technical_support_agent_pool,nobody',
+        detail:
+          'not delivered to technical_support_agent_pool: not chosen; nobody: no such agent in the routing table; ' +
+          'rule sales sent the handoff to sales_agent',
+      },
+    ]);
+    await waitFor(() => sales.records.some((entry) => entry.headers.ce_id === message.metadata.message_id), {
+      description: 'the transfer in the sales inbox',
+    });
+    expect(support.records.some((entry) => entry.headers.ce_id === message.metadata.message_id)).toBe(false);
+  });
+
   it('dead-letters what it cannot route or read, each with its code and original bytes, and keeps running', async () => {
     const producer = new RecordProducer(createKafka({ brokers, clientId: uniqueName('raw') }));
     const garbage = Buffer.from('not avro at all');

@@ -44,6 +44,7 @@ function carriedInstructions(incoming: Handoff): HandoffInstructions {
 export const USER_RECIPIENT = 'user';
 
 // When a handler takes several actions, the outcome event names the one that moves the task most.
+// ROUTED and NOT_DELIVERED are the router's, never an agent's.
 const OUTCOME_RANK: Record<HandoffOutcomeKind, number> = {
   PROCESSED: 0,
   REPLIED: 1,
@@ -53,6 +54,7 @@ const OUTCOME_RANK: Record<HandoffOutcomeKind, number> = {
   HANDOFF_REQUESTED: 4,
   ESCALATED: 5,
   ROUTED: 0,
+  NOT_DELIVERED: 0,
   DEAD_LETTERED: 6,
 };
 

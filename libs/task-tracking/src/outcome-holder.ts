@@ -1,8 +1,11 @@
 import { BatonError } from '@baton/errors';
 import { ROUTER_AGENT_ID, type HandoffOutcomeKind, type Immutable, type HandoffOutcome } from '@baton/protocol';
 
-/** The outcomes the router reports: it gives a task to agents, or dead-letters what it cannot. */
-const ROUTER_OUTCOMES: readonly HandoffOutcomeKind[] = ['ROUTED', 'DEAD_LETTERED'];
+/**
+ * The outcomes the router reports: it gives a task to agents, says which recipients it did not
+ * give it to, or dead-letters what it cannot route.
+ */
+const ROUTER_OUTCOMES: readonly HandoffOutcomeKind[] = ['ROUTED', 'NOT_DELIVERED', 'DEAD_LETTERED'];
 
 /** What the holder check knows of a task before the event: who holds it, and who was routed which message. */
 export interface TaskHolders {
@@ -21,7 +24,7 @@ function names(agents: string | null | undefined, agent: string): boolean {
 
 /**
  * Why an outcome event is not from an agent entitled to report on its task, or undefined when it
- * is. The router reports ROUTED and DEAD_LETTERED for any task (it is the one that gives tasks
+ * is. The router reports ROUTED, NOT_DELIVERED and DEAD_LETTERED for any task (it is the one that gives tasks
  * out); any other agent reports on a message the router routed to it and it has not reported on
  * yet (TaskBook keeps the routes), on a task it holds (one it took over by a negotiated
  * handoff, whose handoff never passed the router, included), or on a task of which it dead-lettered
@@ -34,10 +37,14 @@ export function holderRefusal(event: Immutable<HandoffOutcome>, task: TaskHolder
   const agent = event.agent_id;
   if (agent === ROUTER_AGENT_ID) {
     if (ROUTER_OUTCOMES.includes(event.outcome)) return undefined;
-    return new BatonError('OUTCOME_NOT_HOLDER', `the router reports ROUTED and DEAD_LETTERED, not ${event.outcome}`, {
-      path: '/outcome',
-      details: { task_id: event.task_id, event_id: event.event_id },
-    });
+    return new BatonError(
+      'OUTCOME_NOT_HOLDER',
+      `the router reports ${ROUTER_OUTCOMES.join(', ')}, not ${event.outcome}`,
+      {
+        path: '/outcome',
+        details: { task_id: event.task_id, event_id: event.event_id },
+      },
+    );
   }
   if (
     task !== undefined &&

@@ -111,7 +111,8 @@ export interface Transition {
  * the agent(s) the handoff went to; PROCESSED leaves it with the agent that processed it (it goes on
  * working on it, e.g. the planner between its children's reports); INFORMATION_REQUESTED leaves it
  * with the asking agent, which waits for the answer; REPLIED changes nothing (a reply to the user
- * says nothing about who holds the task); DEAD_LETTERED and COMPLETED leave nobody holding it.
+ * says nothing about who holds the task), nor does NOT_DELIVERED (the router's word that a recipient
+ * the handoff named was not given it); DEAD_LETTERED and COMPLETED leave nobody holding it.
  * One exception, in `transitionOf`: while a task is WAITING, the routing of the question itself (a
  * REQUEST_INFORMATION handoff ROUTED) keeps it WAITING with the asking agent.
  */
@@ -125,6 +126,7 @@ export const STATUS_TABLE: Readonly<Record<HandoffOutcomeKind, Transition>> = {
   REPLIED: { status: 'unchanged', owner: 'unchanged' },
   DEAD_LETTERED: { status: 'BREAK', owner: 'none' },
   COMPLETED: { status: 'FINISH', owner: 'none' },
+  NOT_DELIVERED: { status: 'unchanged', owner: 'unchanged' },
 };
 
 /** The transition of `event` for a task currently in `status`. */

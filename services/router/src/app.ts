@@ -27,11 +27,23 @@ import {
   type AgentLiveness,
   type RoutingTable,
   type SenderPolicy,
+  type Undelivered,
 } from '@baton/routing';
 import type { KeyRingSource } from '@baton/field-encryption';
 import { PersonalDataGate } from './personal-data/personal-data-gate.js';
 
 export const ROUTER_ID = ROUTER_AGENT_ID;
+
+/** Why each recipient left out got nothing, for the NOT_DELIVERED event's detail. */
+export function undeliveredDetail(
+  undelivered: readonly Undelivered[],
+  ruleId: string,
+  targets: readonly string[],
+): string {
+  const why = (each: Undelivered) =>
+    each.why === 'unknown' ? `${each.agent}: no such agent in the routing table` : `${each.agent}: not chosen`;
+  return `not delivered to ${undelivered.map(why).join('; ')}; rule ${ruleId} sent the handoff to ${targets.join(', ')}`;
+}
 
 /** Headers the router adds to a handoff it dispatches, so the decision is visible without decoding. */
 export const ROUTE_HEADERS = {
@@ -285,10 +297,10 @@ export function routerService(
             });
           }
           const fallbackFor = decision.fallbackFor?.join(',');
-          const { targets } = decision;
+          const { targets, undelivered } = decision;
           // Of its final length from the start: a pushed element would grow it to 17 slots, held
           // until the transaction commits.
-          const outputs = new Array<OutputRecord>(targets.length + 1);
+          const outputs = new Array<OutputRecord>(targets.length + (undelivered === undefined ? 1 : 2));
           for (let index = 0; index < targets.length; index += 1) {
             const target = targets[index] as string;
             outputs[index] = forwarded(
@@ -310,6 +322,14 @@ export function routerService(
                 ? `rule ${decision.ruleId}`
                 : `rule ${decision.ruleId}, fallback for ${fallbackFor} (no live instance)`,
           });
+          if (undelivered !== undefined) {
+            outputs[targets.length + 1] = outcomeRecord(outcomeCodec, topics.events, message, {
+              agentId: ROUTER_ID,
+              outcome: 'NOT_DELIVERED',
+              target: undelivered.map((each) => each.agent).join(','),
+              detail: undeliveredDetail(undelivered, decision.ruleId, targets),
+            });
+          }
           return outputs;
         },
         deadLetterOutputs: ({ message, error }) =>

@@ -43,10 +43,12 @@ describe("the repository's routing table", () => {
       targets: ['technical_support_agent_pool'],
       ruleId: 'recipient',
     });
+    // network_team is no agent: the rule decides, and the decision says the address got nothing.
     expect(routeHandoff(table, seedEscalation('network_team'))).toEqual({
       kind: 'routed',
       targets: ['technical_support_agent_pool'],
       ruleId: 'technical-escalations',
+      undelivered: [{ agent: 'network_team', why: 'unknown' }],
     });
   });
 });

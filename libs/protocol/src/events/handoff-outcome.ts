@@ -15,6 +15,7 @@ export const HANDOFF_OUTCOMES = [
   'INFORMATION_REQUESTED',
   'ESCALATED',
   'DEAD_LETTERED',
+  'NOT_DELIVERED',
 ] as const;
 
 export type HandoffOutcomeKind = (typeof HANDOFF_OUTCOMES)[number];

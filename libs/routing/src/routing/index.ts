@@ -6,6 +6,7 @@ export {
   type AgentLiveness,
   type RouteDecision,
   type RoutableMessage,
+  type Undelivered,
 } from './route-handoff.js';
 export {
   DEFAULT_RULE_ID,

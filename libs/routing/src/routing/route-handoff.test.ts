@@ -86,9 +86,44 @@ describe('routeHandoff by recipient_id', () => {
     expect(decision).toEqual({ kind: 'routed', targets: ['sales', 'human'], ruleId: 'recipient' });
   });
 
-  it('goes to the rules when any recipient is unknown', () => {
+  it('goes to the rules when any recipient is unknown, and names the recipients it does not go to', () => {
     const decision = routeHandoff(table, message(payloads.transfer('SALES'), { recipient_id: ['sales', 'nobody'] }));
-    expect(decision).toEqual({ kind: 'routed', targets: ['sales'], ruleId: 'sales' });
+    expect(decision).toEqual({
+      kind: 'routed',
+      targets: ['sales'],
+      ruleId: 'sales',
+      undelivered: [{ agent: 'nobody', why: 'unknown' }],
+    });
+    const known = routeHandoff(
+      table,
+      message(payloads.transfer('SALES'), { recipient_id: ['tech', 'nobody', 'tech'] }),
+    );
+    expect(known).toEqual({
+      kind: 'routed',
+      targets: ['sales'],
+      ruleId: 'sales',
+      undelivered: [
+        { agent: 'tech', why: 'not-chosen' },
+        { agent: 'nobody', why: 'unknown' },
+      ],
+    });
+  });
+
+  it('leaves out no recipient when the message is addressed to the router, or to a desk a rule matched on', () => {
+    expect(routeHandoff(table, message(payloads.transfer('SALES')))).not.toHaveProperty('undelivered');
+    expect(routeHandoff(table, message(payloads.transfer('BILLING'), { recipient_id: ['repairs_desk'] }))).toEqual({
+      kind: 'routed',
+      targets: ['repairs'],
+      ruleId: 'desks',
+    });
+    expect(
+      routeHandoff(table, message(payloads.transfer('BILLING'), { recipient_id: ['repairs_desk', 'tech'] })),
+    ).toEqual({
+      kind: 'routed',
+      targets: ['repairs'],
+      ruleId: 'desks',
+      undelivered: [{ agent: 'tech', why: 'not-chosen' }],
+    });
   });
 });
 
@@ -128,12 +163,18 @@ describe('routeHandoff by rules', () => {
 
   it('matches recipient_id when any recipient is in the rule, known agents included', () => {
     for (const recipient_id of ['returns_desk', ['nobody', 'repairs_desk'], ['sales', 'repairs_desk']]) {
-      expect(routeHandoff(table, message(payloads.transfer('BILLING'), { recipient_id }))).toEqual({
+      expect(routeHandoff(table, message(payloads.transfer('BILLING'), { recipient_id }))).toMatchObject({
         kind: 'routed',
         targets: ['repairs'],
         ruleId: 'desks',
       });
     }
+    // The desk is the rule's address; the others are left out, and said to be.
+    const desk = (recipient_id: string[]) =>
+      routeHandoff(table, message(payloads.transfer('BILLING'), { recipient_id }));
+    expect(desk(['nobody', 'repairs_desk'])).toMatchObject({ undelivered: [{ agent: 'nobody', why: 'unknown' }] });
+    expect(desk(['sales', 'repairs_desk'])).toMatchObject({ undelivered: [{ agent: 'sales', why: 'not-chosen' }] });
+    expect(desk(['returns_desk'])).not.toHaveProperty('undelivered');
   });
 
   it('does not match a rule about issue_category when the message states none', () => {
@@ -261,10 +302,12 @@ discovery: true
       ruleId: 'default',
     });
     const bySkill = message(payloads.escalation('POWER_OUTAGE'), { recipient_id: ['nobody', 'execute_refund'] });
+    // The capability is the address discovery read; nobody got nothing, and the decision says so.
     expect(routeHandoff(guarded, bySkill, liveness([], skills))).toEqual({
       kind: 'routed',
       targets: ['repairs'],
       ruleId: 'discovery',
+      undelivered: [{ agent: 'nobody', why: 'unknown' }],
     });
     // A rule wins over discovery, and a table without discovery never discovers.
     expect(

@@ -1,4 +1,4 @@
-import type { HandoffMessage, Immutable } from '@baton/protocol';
+import { ROUTER_AGENT_ID, type HandoffMessage, type Immutable } from '@baton/protocol';
 import {
   DEFAULT_RULE_ID,
   DISCOVERY_RULE_ID,
@@ -14,9 +14,18 @@ export type RouteDecision =
       ruleId: string;
       /** The agents the table chose that had no live instance, replaced by the fallback; absent when none. */
       fallbackFor?: string[];
+      /** Recipients the message named that it does not go to, each with why; absent when none. */
+      undelivered?: Undelivered[];
     }
   | { kind: 'no-route'; reason: string }
   | { kind: 'no-live-agent'; reason: string };
+
+/** A recipient the message named that routing did not send it to. */
+export interface Undelivered {
+  agent: string;
+  /** `unknown`: the routing table names no such agent; `not-chosen`: a rule or the default sent it elsewhere. */
+  why: 'unknown' | 'not-chosen';
+}
 
 /** The parts of a handoff message routing reads. */
 export type RoutableMessage = Pick<Immutable<HandoffMessage>, 'metadata' | 'payload'>;
@@ -76,13 +85,24 @@ export function routeHandoff(
     recipients,
   };
   const rule = table.rules.find((candidate) => matches(candidate, facts));
-  if (rule !== undefined) return live([rule.target], rule.id, rule.fallback ?? table.fallback, liveness);
+  if (rule !== undefined) {
+    const byRule = (agent: string) => rule.match.recipient_id?.has(agent) === true;
+    return noting(live([rule.target], rule.id, rule.fallback ?? table.fallback, liveness), recipients, table, byRule);
+  }
   if (table.discovery) {
     const discovered = discover(message, recipients, liveness);
-    if (discovered !== undefined) return { kind: 'routed', targets: [discovered], ruleId: DISCOVERY_RULE_ID };
+    if (discovered !== undefined) {
+      const byCapability = (term: string) => liveness.discover(term).includes(discovered);
+      return noting(
+        { kind: 'routed', targets: [discovered], ruleId: DISCOVERY_RULE_ID },
+        recipients,
+        table,
+        byCapability,
+      );
+    }
   }
   if (table.defaultTarget !== undefined) {
-    return live([table.defaultTarget], DEFAULT_RULE_ID, table.fallback, liveness);
+    return noting(live([table.defaultTarget], DEFAULT_RULE_ID, table.fallback, liveness), recipients, table);
   }
   const category = facts.issue_category === undefined ? '(none)' : JSON.stringify(facts.issue_category);
   return {
@@ -93,6 +113,31 @@ export function routeHandoff(
       (table.discovery ? 'and no live agent has the capability it names, ' : '') +
       'and the table has no default',
   };
+}
+
+/**
+ * The decision with the recipients it leaves out: once any recipient is unknown, a rule, discovery
+ * or the default decides, and a named recipient may get nothing. Not left out: `router`, the
+ * address of a message that leaves the choice to the rules, and what `resolved` says the decision
+ * read as an address: a desk's name the deciding rule matched on (`match.recipient_id`), or a
+ * capability discovery found the agent by.
+ */
+function noting(
+  decision: RouteDecision,
+  recipients: readonly string[],
+  table: RoutingTable,
+  resolved: (recipient: string) => boolean = () => false,
+): RouteDecision {
+  if (decision.kind !== 'routed') return decision;
+  const addressed = (agent: string) =>
+    agent === ROUTER_AGENT_ID ||
+    decision.targets.includes(agent) ||
+    decision.fallbackFor?.includes(agent) === true ||
+    resolved(agent);
+  const undelivered = [...new Set(recipients)]
+    .filter((agent) => !addressed(agent))
+    .map((agent): Undelivered => ({ agent, why: table.agents.has(agent) ? 'not-chosen' : 'unknown' }));
+  return undelivered.length === 0 ? decision : { ...decision, undelivered };
 }
 
 /** The capability the message asks for, resolved to the first live agent that has it. */
