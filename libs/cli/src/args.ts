@@ -18,6 +18,7 @@ export const COMMAND_NAMES = [
   'dlq show',
   'dlq replay',
   'acls',
+  'mcp',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -266,6 +267,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {},
     optionHelp: [],
     operands: { min: 0, max: 2, names: 'COMMAND' },
+  },
+  {
+    name: 'mcp',
+    usage: 'baton mcp',
+    summary:
+      "the operator's actions as MCP tools on stdio, for an assistant: find and read tasks, list, show and replay dead letters, publish a handoff",
+    options: {},
+    optionHelp: [],
+    operands: { min: 0, max: 0, names: '' },
   },
 ];
 

@@ -18,6 +18,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   'dlq show': async () => (await import('./commands/dlq.js')).dlqShow,
   'dlq replay': async () => (await import('./commands/dlq.js')).dlqReplay,
   acls: async () => (await import('./commands/acls.js')).acls,
+  mcp: async () => (await import('./commands/mcp.js')).mcp,
 };
 
 function lines(text: string | readonly string[]): string {

@@ -9,6 +9,7 @@ import { registerAgentRoutes } from '../routes/agent-routes.js';
 import { registerAuditRoutes } from '../routes/audit-routes.js';
 import { registerDeadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { registerHandoffRoutes } from '../routes/handoff-routes.js';
+import { registerMcpRoutes } from '../routes/mcp-routes.js';
 import { registerNegotiationRoutes } from '../routes/negotiation-routes.js';
 import { registerOverviewRoutes } from '../routes/overview-routes.js';
 import { registerReplayJobRoutes } from '../routes/replay-job-routes.js';
@@ -80,6 +81,7 @@ export async function buildGatewayHttp(options: GatewayHttpOptions): Promise<Htt
   registerDeadLetterRoutes(app, options.parts);
   registerReplayJobRoutes(app, options.parts);
   registerAuditRoutes(app, options.parts);
+  registerMcpRoutes(app);
   app.addHook('onResponse', async (request, reply) => {
     if (request.routeOptions.config.role === undefined) return;
     options.metricsOfRequest(request.routeOptions.url ?? 'unknown', request.method, reply.statusCode);
