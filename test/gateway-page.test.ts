@@ -100,6 +100,20 @@ async function openDeadLetterFromOverview(page: Page, taskId: string): Promise<v
   await expect.poll(() => page.getByTestId('detail-id').textContent()).toBe(await row.getAttribute('data-id'));
 }
 
+/** The flow diagram's marks as `arrow <from>→<to> <label> <tone>` or `note <lane> <label> <tone>`. */
+function flowMarks(page: Page): Promise<string[]> {
+  return page.getByTestId('flow-mark').evaluateAll((marks) =>
+    marks.map((mark) => {
+      const where =
+        mark.getAttribute('data-kind') === 'arrow'
+          ? `${mark.getAttribute('data-from')}→${mark.getAttribute('data-to')}`
+          : mark.getAttribute('data-lane');
+      const tone = /tone-(\w+)/.exec(mark.getAttribute('class') ?? '')?.[1];
+      return `${mark.getAttribute('data-kind')} ${where} ${mark.getAttribute('data-label')} ${tone}`;
+    }),
+  );
+}
+
 /** The timeline's rows as `<agent> <outcome>`. */
 function steps(page: Page): Promise<string[]> {
   return page
@@ -292,6 +306,14 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await expect
       .poll(() => page.getByTestId('task-summary').locator('[data-field="status"]').textContent())
       .toBe('FINISH');
+    // The same story as a sequence diagram: the handoff to the probe, its dead letter in red, then done.
+    await expect
+      .poll(() => flowMarks(page))
+      .toEqual([
+        `arrow ops_console→${PROBE} STATUS_UPDATE info`,
+        `note ${PROBE} DEAD_LETTERED RETRIES_EXHAUSTED bad`,
+        `note ${PROBE} COMPLETED good`,
+      ]);
   }, 120_000);
 
   it('shows the new steps of a task opened while it runs, without a reload; finds it by its correlation id', async () => {
@@ -373,6 +395,36 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await expect.poll(() => page.getByTestId('token-status').textContent()).toContain('No token');
     expect(await page.getByTestId('message-row').count()).toBe(0);
     expect(await page.getByTestId('dlq-detail').isHidden()).toBe(true);
+  }, 60_000);
+
+  it('draws a task as a sequence diagram: a recipient the router did not deliver to is a dashed red arrow', async () => {
+    const taskId = uniqueName('page-flow');
+    const handoff = setup.probeHandoff(taskId, { seq: 1 }) as { metadata: Record<string, unknown> };
+    handoff.metadata.recipient_id = [PROBE, 'nobody'];
+    expect((await setup.api('POST', '/v1/handoffs', { token: TOKENS.publisher, body: handoff })).status).toBe(202);
+    await waitFor(
+      async () => (await setup.api('GET', `/v1/tasks/${taskId}`, { token: TOKENS.viewer })).body?.status === 'FINISH',
+      { description: 'the task to finish' },
+    );
+    const page = await openPage(TOKENS.viewer);
+    await page.goto(`${setup.gateway.address}/ui/#/tasks/${encodeURIComponent(taskId)}`);
+    await expect
+      .poll(() => flowMarks(page))
+      .toEqual([
+        `arrow ops_console→${PROBE} STATUS_UPDATE info`,
+        'arrow ops_console→nobody STATUS_UPDATE: not delivered bad',
+        `note ${PROBE} COMPLETED good`,
+      ]);
+    expect(
+      await page.getByTestId('flow-lane').evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute('data-lane'))),
+    ).toEqual(['ops_console', PROBE, 'nobody']);
+    expect(await page.locator('[data-testid="flow-mark"].dashed').count()).toBe(1);
+    // The step says why, in the table under the diagram.
+    expect(await steps(page)).toEqual(['router ROUTED', 'router NOT_DELIVERED', `${PROBE} COMPLETED`]);
+    const notDelivered = page.getByTestId('timeline-row').nth(1);
+    expect(await notDelivered.locator('[data-col="detail"]').textContent()).toBe(
+      'not delivered to nobody: no such agent in the routing table; rule default sent the handoff to probe_agent',
+    );
   }, 60_000);
 
   it('lists the tasks newest first, filters them as the API does, opens one and comes back to the list as it was', async () => {

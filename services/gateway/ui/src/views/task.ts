@@ -4,6 +4,7 @@ import { badge, code, fillList, h, show, table, taskLink, tbody, timeElement, ty
 import { followEvents, type StreamState } from '../event-stream.js';
 import { Latest, run, showError } from '../feedback.js';
 import { taskHash } from '../router.js';
+import { flowDiagram } from './task-flow.js';
 import { negotiationCard, stepRow } from './task-steps.js';
 
 /** FAILED and EXPIRED are final: the task is not processed further. */
@@ -55,6 +56,13 @@ export function taskDetail(): TaskDetail {
     ['#', 'Time', 'Agent', 'Outcome or message', 'Handoff type', 'Sender → receiver', 'Target', 'Detail'],
     'data timeline',
   );
+  const flow = h('div', { className: 'flow-wrap', attrs: { 'data-testid': 'flow' } });
+  const flowSection = h(
+    'section',
+    { attrs: { hidden: true, 'aria-label': "The task's flow" } },
+    h('h4', { text: 'Flow' }),
+    flow,
+  );
   const replies = h('ol', { className: 'replies', attrs: { 'data-testid': 'replies' } });
   const repliesSection = h(
     'section',
@@ -75,9 +83,11 @@ export function taskDetail(): TaskDetail {
     h(
       'div',
       { className: 'card' },
-      h('div', { className: 'card-head' }, backLink, heading, live, refresh),
+      h('p', { className: 'back' }, backLink),
+      h('div', { className: 'card-head' }, heading, live, refresh),
       status,
       summary,
+      flowSection,
       h('div', { className: 'table-wrap' }, timeline),
       repliesSection,
       negotiations,
@@ -123,6 +133,8 @@ export function taskDetail(): TaskDetail {
         : []),
     ]);
     show(summary, true);
+    flow.replaceChildren(flowDiagram(answer.events));
+    show(flowSection, answer.events.length > 0);
     negotiationList.replaceChildren(...answer.negotiations.map(negotiationCard));
     show(negotiations, answer.negotiations.length > 0);
   }
@@ -168,6 +180,8 @@ export function taskDetail(): TaskDetail {
     replies.replaceChildren();
     show(repliesSection, false);
     show(summary, false);
+    show(flowSection, false);
+    flow.replaceChildren();
     show(negotiations, false);
     status.textContent = `Loading task ${id}…`;
     void run(() => loadSummary(id));
