@@ -194,6 +194,7 @@ describe('runCli with a fake gateway', () => {
         },
       ],
       refused: [],
+      replies: [],
       // A field this CLI does not know yet is printed too: --json is the gateway's answer.
       added_later: true,
     };

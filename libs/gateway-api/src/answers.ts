@@ -159,6 +159,8 @@ export interface TaskAnswer {
   /** The task's negotiated handoffs, oldest first. */
   negotiations: NegotiationAnswer[];
   refused: RefusedMessageAnswer[];
+  /** The agents' replies to the user, in the order they were sent. */
+  replies: UserReply[];
 }
 
 /** A task list's status filter: a task status, or STUCK (EXECUTING past its deadline or silent too long). */

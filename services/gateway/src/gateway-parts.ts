@@ -9,6 +9,7 @@ import type { ReplayJobs } from './replay/replay-jobs.js';
 import type { Replayer } from './replay/replayer.js';
 import type { TaskBook } from '@baton/task-tracking';
 import type { OutcomeRates } from './timeline/outcome-rates.js';
+import type { TaskReplies } from './timeline/task-replies.js';
 import type { TaskStreams } from './timeline/task-streams.js';
 
 /** What the gateway's routes work with. */
@@ -20,6 +21,8 @@ export interface GatewayParts {
   tasks: TaskBook;
   /** The open streams of tasks' steps and replies (GET /v1/tasks/{task_id}/events). */
   taskStreams: TaskStreams;
+  /** The agents' replies to the user, by task. */
+  replies: TaskReplies;
   /** Handoff outcomes per minute, recent minutes only: the overview's rates. */
   outcomeRates: OutcomeRates;
   listAgents(): Promise<AgentStatus[]>;

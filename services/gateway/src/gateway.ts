@@ -203,6 +203,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       negotiations,
       tasks,
       taskStreams,
+      replies,
       outcomeRates,
       listAgents: () =>
         kafkaCall(async () => {

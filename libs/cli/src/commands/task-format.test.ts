@@ -103,6 +103,7 @@ const negotiated: TaskAnswer = {
     },
   ],
   refused: [],
+  replies: [],
 };
 
 const refusal = {
@@ -150,6 +151,7 @@ const failed: TaskAnswer = {
   ],
   negotiations: [failedNegotiation],
   refused: [{ message_id: 'la', message_type: 'HandoffAccept', time: at(7), error: refusal }],
+  replies: [],
 };
 
 describe('formatTask', () => {
@@ -189,18 +191,30 @@ describe('formatTask', () => {
     ]);
   });
 
-  it('shows a task without negotiations as before: its status and its outcome steps', () => {
+  it('shows a task without negotiations: its status, its outcome steps and the replies to the user, in full', () => {
     const finished: TaskAnswer = {
       ...negotiated,
       status: 'FINISH',
       owner: null,
       events: negotiated.events.slice(0, 1),
       negotiations: [],
+      replies: [
+        {
+          kind: 'reply',
+          message_id: 'n-1',
+          time: at(2),
+          agent_id: 'triage',
+          message: 'Your refund of 30 EUR is on its way; it shows on your card within five days.',
+        },
+      ],
     };
     expect(formatTask(finished)).toEqual([
       'task t-1: FINISH, 1 events',
       'TIME                      AGENT   STEP    TYPE           ROUTE                  TARGET  MESSAGE_ID  DETAIL',
       '2026-11-22T10:00:00.000Z  router  ROUTED  TASK_TRANSFER  ops_console -> triage  triage  m-1         -',
+      '',
+      'replies to the user:',
+      '  2026-11-22T10:00:02.000Z  triage  Your refund of 30 EUR is on its way; it shows on your card within five days.',
     ]);
   });
 });

@@ -83,6 +83,13 @@ export function formatTask(answer: TaskAnswer): string[] {
   return [
     `task ${answer.task_id}: ${answer.status}${holder}, ${answer.events.length} events`,
     ...formatTable(TIMELINE_COLUMNS, answer.events),
+    ...(answer.replies.length === 0
+      ? []
+      : [
+          '',
+          'replies to the user:',
+          ...answer.replies.map((reply) => `  ${reply.time}  ${reply.agent_id}  ${reply.message}`),
+        ]),
     ...answer.negotiations.flatMap((negotiation) => ['', ...formatNegotiation(negotiation)]),
   ];
 }

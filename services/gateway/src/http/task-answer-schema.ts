@@ -157,7 +157,17 @@ const refusedMessage = {
 
 export const taskAnswerSchema = {
   type: 'object',
-  required: ['task_id', 'status', 'owner', 'parent_task_ids', 'children', 'events', 'negotiations', 'refused'],
+  required: [
+    'task_id',
+    'status',
+    'owner',
+    'parent_task_ids',
+    'children',
+    'events',
+    'negotiations',
+    'refused',
+    'replies',
+  ],
   properties: {
     task_id: { type: 'string' },
     status: {
@@ -187,6 +197,21 @@ export const taskAnswerSchema = {
       type: 'array',
       items: refusedMessage,
       description: 'Lifecycle messages the state machine refused (late, duplicated, out of order)',
+    },
+    replies: {
+      type: 'array',
+      description: "The agents' replies to the user, in the order they were sent",
+      items: {
+        type: 'object',
+        required: ['kind', 'message_id', 'time', 'agent_id', 'message'],
+        properties: {
+          kind: { type: 'string', enum: ['reply'] },
+          message_id: { type: 'string' },
+          time,
+          agent_id: { type: 'string' },
+          message: { type: 'string' },
+        },
+      },
     },
   },
 } as const;

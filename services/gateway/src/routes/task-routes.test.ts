@@ -11,10 +11,12 @@ import {
   type TaskEvent,
 } from '@baton/protocol';
 import { createLogger, createServiceMetrics } from '@baton/runtime';
+import type { UserReply } from '@baton/gateway-api';
 import { TaskBook } from '@baton/task-tracking';
 import { parseApiKeys } from '../access/api-keys.js';
 import type { GatewayParts } from '../gateway-parts.js';
 import { buildGatewayHttp } from '../http/gateway-app.js';
+import { TaskReplies } from '../timeline/task-replies.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 /** The time of the n-th second after T0, as the events carry it. */
@@ -148,18 +150,29 @@ const failed: TaskEvent[] = [
   ),
 ];
 
+/** What expert told the user once it had the task. */
+const REPLY: UserReply = {
+  kind: 'reply',
+  message_id: 'n-1',
+  time: at(7),
+  agent_id: 'expert',
+  message: 'Your router is back up.',
+};
+
 const VIEWER = 'viewer-token';
 let app: FastifyInstance;
 
 beforeAll(async () => {
   const tasks = new TaskBook();
   for (const event of [...negotiated, ...failed]) tasks.apply(event);
+  const replies = new TaskReplies();
+  replies.add(NEGOTIATED, REPLY);
   app = (
     await buildGatewayHttp({
       port: 0,
       host: '127.0.0.1',
       // The task routes read the book only; the other parts are never reached.
-      parts: { tasks } as unknown as GatewayParts,
+      parts: { tasks, replies } as unknown as GatewayParts,
       apiKeys: parseApiKeys(`viewer:${VIEWER}:viewer`),
       logger: createLogger('gateway-test', 'silent'),
       metrics: createServiceMetrics({ service: 'gateway-test' }),
@@ -370,6 +383,7 @@ describe('GET /v1/tasks/{task_id}', () => {
         },
       ],
       refused: [],
+      replies: [REPLY],
     });
   });
 
@@ -438,6 +452,7 @@ describe('GET /v1/tasks/{task_id}', () => {
     expect(body.refused).toEqual([
       { message_id: u('late-accept'), message_type: 'HandoffAccept', time: at(7), error: refusal },
     ]);
+    expect(body.replies).toEqual([]);
   });
 
   it('answers 404 TASK_NOT_FOUND for a task with no event', async () => {

@@ -45,7 +45,7 @@ export function registerTaskRoutes(app: FastifyInstance, parts: GatewayParts): v
       if (!task) {
         throw new BatonError('TASK_NOT_FOUND', `no event of task "${request.params.task_id}"`, { path: '/task_id' });
       }
-      return taskAnswer(task);
+      return taskAnswer(task, parts.replies.of(request.params.task_id));
     },
   );
 

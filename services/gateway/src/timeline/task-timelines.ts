@@ -1,4 +1,4 @@
-import type { OutcomeStep, TaskAnswer, TimelineEvent } from '@baton/gateway-api';
+import type { OutcomeStep, TaskAnswer, TimelineEvent, UserReply } from '@baton/gateway-api';
 import type { OutcomeEvent, TaskView, TimelineEntry } from '@baton/task-tracking';
 
 export function outcomeStep(event: OutcomeEvent): OutcomeStep {
@@ -50,10 +50,11 @@ export function timelineEvent(entry: TimelineEntry): TimelineEvent {
 /**
  * The gateway's answer for a task, from the TaskBook of @baton/task-tracking (the fold the tracker
  * uses too): its status and owner, parents and children, its events as timeline steps, its
- * negotiated handoffs and the lifecycle messages the state machine refused. The negotiations are
- * the fold's own copies; the route's response schema decides which of their fields are written.
+ * negotiated handoffs, the lifecycle messages the state machine refused, and the agents' replies to
+ * the user. The negotiations are the fold's own copies; the route's response schema decides which
+ * of their fields are written.
  */
-export function taskAnswer(task: TaskView): TaskAnswer {
+export function taskAnswer(task: TaskView, replies: readonly UserReply[]): TaskAnswer {
   return {
     task_id: task.task_id,
     status: task.status,
@@ -63,5 +64,6 @@ export function taskAnswer(task: TaskView): TaskAnswer {
     events: task.timeline.map(timelineEvent),
     negotiations: task.negotiations,
     refused: task.refused,
+    replies: [...replies],
   };
 }
