@@ -37,6 +37,7 @@ const KILLED = 'I want a refund for my skates';
 const MANAGER = 'I want to talk to your manager';
 const DOWN = 'Is the shop open on Sundays?';
 const HUMAN = 'human_agent';
+const VIEWER_TOKEN = 'model-team-viewer';
 
 type Agent = 'triage' | 'sales' | 'issues';
 
@@ -98,6 +99,7 @@ describe('model agents: seed 002 with a scripted model behind triage, sales and 
   let replies: RecordCollector;
   let triageDlq: RecordCollector;
   let humanInbox: RecordCollector;
+  let gateway: ServiceProcess;
   const attempts = new Map<string, number>();
   // The moment the SIGKILL test kills issues and repairs: after execute_refund ran, before commit.
   let killPoint: (() => void) | undefined;
@@ -189,6 +191,9 @@ describe('model agents: seed 002 with a scripted model behind triage, sales and 
     replies = await rig.collect(rig.topics.userReplies);
     triageDlq = await rig.collect(`${rig.topics.agentInbox(TRIAGE)}.dlq`);
     humanInbox = await rig.collect(rig.topics.agentInbox(HUMAN));
+    gateway = await rig.addProcess('gateway', 'services/gateway/src/main.ts', {
+      BATON_API_KEYS: `viewer:${VIEWER_TOKEN}:viewer`,
+    });
   });
 
   afterAll(async () => {
@@ -422,6 +427,22 @@ describe('model agents: seed 002 with a scripted model behind triage, sales and 
     // 4 calls (the first and 3 retries) in the first handling, 3 in the engine's retry of it.
     expect(requestsOf('triage', DOWN)).toHaveLength(7);
     expect(triageDlq.records.filter((record) => record.key === taskId)).toEqual([]);
+    // Nothing was dead-lettered, yet the overview says triage's model was failing: its heartbeats
+    // carried the failed calls, the six of this conversation at least, within the minute.
+    const failedCalls = (detail: string) => Number(/MODEL_UNAVAILABLE (\d+)/.exec(detail)?.[1] ?? 0);
+    const failing = await waitFor(
+      async () => {
+        const answer = await fetch(`${gateway.address}/v1/overview`, {
+          headers: { authorization: `Bearer ${VIEWER_TOKEN}` },
+        });
+        const overview = (await answer.json()) as { attention: { kind: string; subject: string; detail: string }[] };
+        return overview.attention.find(
+          (item) => item.kind === 'agent_failing' && item.subject === TRIAGE && failedCalls(item.detail) >= 6,
+        );
+      },
+      { description: "triage's failing model on the overview", timeoutMs: 20_000 },
+    );
+    expect(failing.detail).toMatch(/^what it depends on is failing, in the last minute: MODEL_UNAVAILABLE \d+$/);
   });
 
   it("escalates to the human agent with the customer's identity, words and the conversation", async () => {

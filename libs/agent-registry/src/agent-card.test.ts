@@ -35,6 +35,16 @@ describe('registry records', () => {
     });
   });
 
+  it('round-trips the failures a heartbeat tells of', () => {
+    const failures = { window_ms: 60_000, counts: { MODEL_UNAVAILABLE: 67, TOOL_FAILED: 2 } };
+    const record = registrationRecord('baton.agents', card, new Date('2026-01-01T12:00:05.000Z'), failures);
+    expect(parseAgentRegistration(record.value)).toEqual({
+      card,
+      last_heartbeat_at: '2026-01-01T12:00:05.000Z',
+      failures,
+    });
+  });
+
   it('splits a key at its first slash, so an instance id may contain slashes', () => {
     expect(parseRegistrationKey('sales_agent/pod/7')).toEqual({ agentId: 'sales_agent', instanceId: 'pod/7' });
     expect(parseRegistrationKey('sales_agent')).toBeUndefined();
@@ -58,6 +68,15 @@ describe('registry records', () => {
       '/card/heartbeat_interval_ms',
     ],
     ['a bad heartbeat time', JSON.stringify({ card, last_heartbeat_at: 'yesterday' }), '/last_heartbeat_at'],
+    [
+      'a failure count that is no count',
+      JSON.stringify({
+        card,
+        last_heartbeat_at: card.started_at,
+        failures: { window_ms: 60_000, counts: { MODEL_UNAVAILABLE: -1 } },
+      }),
+      '/failures/counts/MODEL_UNAVAILABLE',
+    ],
   ])('refuses %s', (_name, value, path) => {
     const error = (() => {
       try {

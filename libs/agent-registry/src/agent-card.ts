@@ -1,4 +1,5 @@
 import { BatonError } from '@baton/errors';
+import type { RecentFailures } from './failure-tally.js';
 
 /** The modalities an agent takes and gives. */
 export const AGENT_MODES = ['TEXT', 'IMAGE', 'AUDIO', 'EMBEDDED'] as const;
@@ -35,6 +36,8 @@ export interface AgentRegistration {
   card: AgentCard;
   /** ISO 8601, the instance's clock. */
   last_heartbeat_at: string;
+  /** What the instance depends on that failed lately (its model, its tools); absent when nothing did. */
+  failures?: RecentFailures;
 }
 
 /** The key of an instance's records: `<agent_id>/<instance_id>`. Agent ids never contain `/`. */
@@ -123,7 +126,25 @@ export function parseAgentRegistration(value: Buffer | string): AgentRegistratio
   return {
     card: parseAgentCard(record.card),
     last_heartbeat_at: timestamp(record.last_heartbeat_at, '/last_heartbeat_at'),
+    ...(record.failures === undefined ? {} : { failures: recentFailures(record.failures, '/failures') }),
   };
+}
+
+function recentFailures(value: unknown, path: string): RecentFailures {
+  if (typeof value !== 'object' || value === null) invalid(`${path} must be an object`, path);
+  const { window_ms: windowMs, counts } = value as Record<string, unknown>;
+  if (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < 1) {
+    invalid(`${path}/window_ms must be a positive integer`, `${path}/window_ms`);
+  }
+  if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) {
+    invalid(`${path}/counts must be an object of counts by error code`, `${path}/counts`);
+  }
+  for (const [code, count] of Object.entries(counts)) {
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+      invalid(`${path}/counts/${code} must be a positive integer`, `${path}/counts/${code}`);
+    }
+  }
+  return { window_ms: windowMs, counts: { ...(counts as Record<string, number>) } };
 }
 
 /** The record that (re-)publishes an instance's card: every heartbeat is one. */
@@ -131,8 +152,13 @@ export function registrationRecord(
   topic: string,
   card: AgentCard,
   heartbeatAt: Date,
+  failures?: RecentFailures,
 ): { topic: string; key: string; value: Buffer; headers: Record<string, string> } {
-  const registration: AgentRegistration = { card, last_heartbeat_at: heartbeatAt.toISOString() };
+  const registration: AgentRegistration = {
+    card,
+    last_heartbeat_at: heartbeatAt.toISOString(),
+    ...(failures === undefined ? {} : { failures }),
+  };
   return {
     topic,
     key: registrationKey(card.agent_id, card.instance_id),

@@ -1,5 +1,6 @@
 import { RecordProducer, type KafkaClient } from '@baton/kafka';
 import { deregistrationRecord, registrationRecord, type AgentCard } from './agent-card.js';
+import type { RecentFailures } from './failure-tally.js';
 import type { RegistryLogger } from './registry-logger.js';
 
 /** One record for the registry topic: a registration (value) or a tombstone (null). */
@@ -37,6 +38,8 @@ export interface AgentHeartbeatOptions {
   sink: RegistrySink;
   logger: RegistryLogger;
   now?: () => Date;
+  /** What the instance depends on that failed lately, told with each heartbeat (FailureTally). */
+  failures?: () => RecentFailures | undefined;
 }
 
 /**
@@ -109,8 +112,8 @@ export class AgentHeartbeat {
   }
 
   private async publish(): Promise<void> {
-    const { topic, card, sink, now = () => new Date() } = this.options;
-    await sink.send(registrationRecord(topic, card, now()));
+    const { topic, card, sink, now = () => new Date(), failures } = this.options;
+    await sink.send(registrationRecord(topic, card, now(), failures?.()));
     this.beats += 1;
   }
 }

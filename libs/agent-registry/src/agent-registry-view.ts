@@ -8,6 +8,8 @@ export interface InstanceStatus {
   last_heartbeat_at: string;
   started_at: string;
   card: AgentCard;
+  /** Failures by code its last heartbeat told of (its model, its tools); absent when none. */
+  recent_failures?: Record<string, number>;
 }
 
 /** An agent with at least one registration in the topic. */
@@ -109,6 +111,7 @@ export class AgentRegistryView {
         last_heartbeat_at: registration.last_heartbeat_at,
         started_at: registration.card.started_at,
         card: registration.card,
+        ...(registration.failures === undefined ? {} : { recent_failures: registration.failures.counts }),
       }))
       .sort((a, b) => a.instance_id.localeCompare(b.instance_id));
   }

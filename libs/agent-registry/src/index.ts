@@ -35,3 +35,4 @@ export {
 } from './agent-heartbeat.js';
 export { AgentRegistryReader, type AgentRegistryReaderOptions } from './agent-registry-reader.js';
 export type { RegistryLogger } from './registry-logger.js';
+export { FailureTally, FAILURE_WINDOW_MS, type RecentFailures } from './failure-tally.js';

@@ -15,6 +15,12 @@ export interface HandlerContext {
    * old; undefined when it has not registered. A model agent describes its handoff tools with them.
    */
   agentCard(agentId: string): Promise<AgentCard | undefined>;
+  /**
+   * Tells the agent registry, with the instance's next heartbeats, that something the handler
+   * depends on failed (its model: MODEL_UNAVAILABLE; a tool: TOOL_FAILED or the tool's code):
+   * the overview names the agent while the failures last, before anything is dead-lettered.
+   */
+  noteFailure(code: string): void;
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   AgentHeartbeat,
   ensureAgentsTopic,
+  FailureTally,
   kafkaRegistrySink,
   loadRegistryConfig,
   type RegistryConfig,
@@ -32,6 +33,7 @@ function registryHeartbeat(
   agent: AgentDefinition,
   context: HandoffServiceContext,
   registry: Readonly<RegistryConfig>,
+  failures: FailureTally,
   now: () => Date,
 ): Component {
   const { config, topics, kafka, logger } = context;
@@ -52,6 +54,7 @@ function registryHeartbeat(
         sink: kafkaRegistrySink(kafka),
         logger,
         now,
+        failures: () => failures.recent(),
       });
       await heartbeat.start();
     },
@@ -74,6 +77,8 @@ export function agentService(
   // Checked now too: a bad BATON_AGENT_CAPACITY or BATON_CONTEXT_INLINE_MAX_BYTES stops the agent.
   const cards = new RegistryCards(agent.id, registry, now);
   const negotiation = new AgentNegotiation(agent, loadNegotiationConfig(agent.negotiation), cards, now);
+  // What its handlers tell of failing models and tools, told on with each heartbeat.
+  const failures = new FailureTally();
   return {
     name: `agent.${agent.id}`,
     groupId: (topics) => agentGroupId(topics, agent.id),
@@ -94,7 +99,11 @@ export function agentService(
             });
           }
           const act = new AgentActions(agent.id, handoff, actions, headerOf(record, 'traceparent'), now);
-          const handled = handler(handoff, act, new MessageHandlerContext(context.logger, handoff, attempt, cards));
+          const handled = handler(
+            handoff,
+            act,
+            new MessageHandlerContext(context.logger, handoff, attempt, cards, failures),
+          );
           // A handler that returns at once (no model call, no lookup) is not awaited: see MaybePromise.
           return isPromiseLike(handled) ? Promise.resolve(handled).then(() => act.outputs()) : act.outputs();
         },
@@ -114,7 +123,7 @@ export function agentService(
     registerRoutes: agent.routes,
     // The heartbeat first: it creates the registry topic the cards are read from.
     components: (context) => [
-      registryHeartbeat(agent, context, registry, now),
+      registryHeartbeat(agent, context, registry, failures, now),
       cards.component(context),
       ...negotiation.components(context),
       ...(agent.components?.(context) ?? []),

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { FailureTally } from '@baton/agent-registry';
 import { buildHandoff } from '@baton/protocol';
 import { createLogger } from '@baton/runtime';
 import { MessageHandlerContext } from './message-handler-context.js';
@@ -25,7 +26,7 @@ const NO_CARDS = { card: async () => undefined };
 describe('MessageHandlerContext', () => {
   it("gives a logger whose lines carry the handoff's task, message and correlation ids, and the attempt", () => {
     const { logger, lines } = captured();
-    const context = new MessageHandlerContext(logger, handoff, 2, NO_CARDS);
+    const context = new MessageHandlerContext(logger, handoff, 2, NO_CARDS, new FailureTally());
     context.logger.info({ event: 'handled' }, 'handled');
     expect(context.attempt).toBe(2);
     expect(lines).toHaveLength(1);
@@ -46,9 +47,18 @@ describe('MessageHandlerContext', () => {
         return logger.child(...args);
       },
     });
-    const context = new MessageHandlerContext(counting, handoff, 1, NO_CARDS);
+    const context = new MessageHandlerContext(counting, handoff, 1, NO_CARDS, new FailureTally());
     expect(children).toBe(0);
     expect(context.logger).toBe(context.logger);
     expect(children).toBe(1);
+  });
+
+  it('tells the tally of each failure the handler notes, for the heartbeats to carry', () => {
+    const failures = new FailureTally();
+    const context = new MessageHandlerContext(captured().logger, handoff, 1, NO_CARDS, failures);
+    context.noteFailure('MODEL_UNAVAILABLE');
+    context.noteFailure('MODEL_UNAVAILABLE');
+    context.noteFailure('TOOL_FAILED');
+    expect(failures.recent()?.counts).toEqual({ MODEL_UNAVAILABLE: 2, TOOL_FAILED: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import type { AgentCard } from '@baton/agent-registry';
+import type { AgentCard, FailureTally } from '@baton/agent-registry';
 import { messageLogger, type Handoff, type Logger } from '@baton/runtime';
 import type { HandlerContext } from './agent-definition.js';
 import type { RegistryCards } from './registry-cards.js';
@@ -17,7 +17,12 @@ export class MessageHandlerContext implements HandlerContext {
     private readonly handoff: Handoff,
     readonly attempt: number,
     private readonly cards: Pick<RegistryCards, 'card'>,
+    private readonly failures: Pick<FailureTally, 'note'>,
   ) {}
+
+  noteFailure(code: string): void {
+    this.failures.note(code);
+  }
 
   agentCard(agentId: string): Promise<AgentCard | undefined> {
     return this.cards.card(agentId, this.logger);

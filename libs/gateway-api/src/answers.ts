@@ -248,6 +248,8 @@ export interface AgentRegistrationAnswer {
   last_heartbeat_at: string;
   started_at: string;
   version: string;
+  /** Failures by code its last heartbeat told of over the minute before it (its model, its tools); absent when none. */
+  recent_failures?: Record<string, number>;
 }
 
 /** `GET /v1/agents` */
@@ -443,7 +445,7 @@ export interface UserReply {
 
 /** Something the overview says an operator should look at. */
 export interface AttentionItem {
-  kind: 'agent_down' | 'agent_not_live' | 'stuck_tasks' | 'dead_letters';
+  kind: 'agent_down' | 'agent_not_live' | 'agent_failing' | 'stuck_tasks' | 'dead_letters';
   /** The agent (of stuck tasks: the one holding them) or the DLQ topic. */
   subject: string;
   detail: string;

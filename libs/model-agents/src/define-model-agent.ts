@@ -80,6 +80,7 @@ export function defineModelAgent(definition: ModelAgentDefinition): AgentDefinit
           ? ESCALATION_NEEDS_IDENTITY
           : undefined,
       logger,
+      noteFailure: (code) => handlerContext.noteFailure(code),
     });
     actOnTurn(handoff, act, turn);
   };

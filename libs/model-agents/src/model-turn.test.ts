@@ -104,7 +104,11 @@ function settingsFor(
   };
 }
 
-function inputFor(conversation: Conversation, refusal: TurnInput['refusal'] = () => undefined): TurnInput {
+function inputFor(
+  conversation: Conversation,
+  refusal: TurnInput['refusal'] = () => undefined,
+  failures: string[] = [],
+): TurnInput {
   return {
     messageId: 'msg-1',
     taskId: 'task-1',
@@ -112,6 +116,7 @@ function inputFor(conversation: Conversation, refusal: TurnInput['refusal'] = ()
     handoffDescriptions: new Map(),
     refusal,
     logger: createLogger('model-turn-test', 'silent'),
+    noteFailure: (code) => failures.push(code),
   };
 }
 
@@ -261,15 +266,39 @@ describe('runModelTurn', () => {
         isRetryable: true,
       });
     const recovered = scriptedModel([limited(), limited(), answer(text('Hello'))]);
-    const turn = await runModelTurn(settingsFor(recovered.model, []), inputFor(customerAsks()));
+    const noted: string[] = [];
+    const turn = await runModelTurn(settingsFor(recovered.model, []), inputFor(customerAsks(), undefined, noted));
     expect(turn.end).toEqual({ kind: 'reply', text: 'Hello' });
     expect(recovered.calls).toHaveLength(3);
+    // Each failed call is told, for the agent's heartbeats to carry to the overview.
+    expect(noted).toEqual(['MODEL_UNAVAILABLE', 'MODEL_UNAVAILABLE']);
 
     const down = scriptedModel([limited(), limited(), limited()]);
-    const failure = await runModelTurn(settingsFor(down.model, []), inputFor(customerAsks())).catch(
+    noted.length = 0;
+    const failure = await runModelTurn(settingsFor(down.model, []), inputFor(customerAsks(), undefined, noted)).catch(
       (error: unknown) => error,
     );
     expect(isBatonError(failure) && [failure.code, failure.retriable]).toEqual(['MODEL_UNAVAILABLE', true]);
     expect(down.calls).toHaveLength(3);
+    expect(noted).toEqual(['MODEL_UNAVAILABLE', 'MODEL_UNAVAILABLE', 'MODEL_UNAVAILABLE']);
+  });
+
+  it('tells of a tool that throws as TOOL_FAILED, and answers the model with the failure', async () => {
+    const broken: ModelTool = {
+      name: 'look_up_item',
+      description: 'Finds an item.',
+      parameters: { type: 'object', properties: { search_query: { type: 'string' } }, required: ['search_query'] },
+      run: () => {
+        throw new Error('the catalogue is down');
+      },
+    };
+    const { model } = scriptedModel([
+      answer(call('c1', 'look_up_item', { search_query: 'shoes' })),
+      answer(text('I cannot look that up right now.')),
+    ]);
+    const noted: string[] = [];
+    const turn = await runModelTurn(settingsFor(model, [broken]), inputFor(customerAsks(), undefined, noted));
+    expect(turn.end).toEqual({ kind: 'reply', text: 'I cannot look that up right now.' });
+    expect(noted).toEqual(['TOOL_FAILED']);
   });
 });

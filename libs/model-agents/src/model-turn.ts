@@ -46,6 +46,8 @@ export interface TurnInput {
   /** Why a handoff target cannot be handed to now (told to the model as its tool's error), if it cannot. */
   refusal(target: ModelHandoffTarget): string | undefined;
   logger: Logger;
+  /** Told of each failed model call (its code) and each tool that failed (TOOL_FAILED, or the tool's code). */
+  noteFailure(code: string): void;
 }
 
 /** A side effect a tool call performed, for the ledger. */
@@ -63,6 +65,9 @@ export interface TurnResult {
   conversation: Conversation;
   effects: PerformedEffect[];
 }
+
+/** The code a tool's failure is counted under when it throws something other than a BatonError. */
+export const TOOL_FAILED = 'TOOL_FAILED';
 
 const RETRY_BACKOFF: BackoffPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, multiplier: 2 };
 
@@ -159,6 +164,7 @@ async function generate(settings: ModelTurnSettings, conversation: Conversation,
       });
     } catch (thrown) {
       const error = modelCallError(thrown, timeoutMs);
+      input.noteFailure(error.code);
       if (error.code !== 'MODEL_UNAVAILABLE' || retry >= maxRetries) throw error;
       const asked = error.details?.retryAfterMs;
       const delayMs =
@@ -207,7 +213,11 @@ async function runTool(
     } catch (error) {
       // A BatonError is the tool's verdict on the handling (an outage to wait out, a refusal);
       // anything else is an error the model can work around.
-      if (isBatonError(error)) throw error;
+      if (isBatonError(error)) {
+        input.noteFailure(error.code);
+        throw error;
+      }
+      input.noteFailure(TOOL_FAILED);
       return answer(`${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`, true);
     }
     if (tool.effect)

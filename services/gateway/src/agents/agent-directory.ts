@@ -74,6 +74,7 @@ function registryFields(
       last_heartbeat_at: instance.last_heartbeat_at,
       started_at: instance.started_at,
       version: instance.card.version,
+      ...(instance.recent_failures === undefined ? {} : { recent_failures: instance.recent_failures }),
     })),
   };
 }

@@ -75,6 +75,34 @@ describe('attentionOf', () => {
     ]);
   });
 
+  it('names an agent whose live instances tell of failing models or tools, summed by code, most first', () => {
+    const registration = (instance_id: string, live: boolean, recent_failures?: Record<string, number>) => ({
+      instance_id,
+      live,
+      last_heartbeat_at: '2026-12-08T00:00:00.000Z',
+      started_at: '2026-12-08T00:00:00.000Z',
+      version: '1.0.0',
+      ...(recent_failures === undefined ? {} : { recent_failures }),
+    });
+    const refunds = {
+      ...agent('refunds_agent', true, true, 0),
+      registrations: [
+        registration('r-1', true, { MODEL_UNAVAILABLE: 40, TOOL_FAILED: 2 }),
+        registration('r-2', true, { MODEL_UNAVAILABLE: 27 }),
+        // A dead instance's last word is not news.
+        registration('r-0', false, { TOOL_FAILED: 500 }),
+      ],
+    };
+    const quiet = { ...agent('sales_agent', true, true, 0), registrations: [registration('s-1', true)] };
+    expect(attentionOf([refunds, quiet], { total: 0, by_error_code: [], by_topic: [], empty_topics: 3 }, [])).toEqual([
+      {
+        kind: 'agent_failing',
+        subject: 'refunds_agent',
+        detail: 'what it depends on is failing, in the last minute: MODEL_UNAVAILABLE 67, TOOL_FAILED 2',
+      },
+    ]);
+  });
+
   it('is empty when all is well', () => {
     expect(
       attentionOf(

@@ -1,8 +1,27 @@
 import type { AgentStatus, AttentionItem, DeadLetterStats } from '@baton/gateway-api';
 
 /**
+ * The failures an agent's live instances told of with their last heartbeats (its model, its
+ * tools), summed by code, most first: `MODEL_UNAVAILABLE 67, TOOL_FAILED 2`; undefined when none.
+ */
+function liveFailures(agent: AgentStatus): string | undefined {
+  const counts = new Map<string, number>();
+  for (const registration of agent.registrations) {
+    if (!registration.live) continue;
+    for (const [code, count] of Object.entries(registration.recent_failures ?? {})) {
+      counts.set(code, (counts.get(code) ?? 0) + count);
+    }
+  }
+  if (counts.size === 0) return undefined;
+  return [...counts]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([code, count]) => `${code} ${count}`)
+    .join(', ');
+}
+
+/**
  * What is unhealthy, most serious first: agents no instance consumes for (their inboxes fill up),
- * agents registered with no live instance, agents holding stuck tasks (EXECUTING past their
+ * agents registered with no live instance, agents whose model or tools are failing, agents holding stuck tasks (EXECUTING past their
  * deadline or silent too long), most first, then DLQ topics holding dead letters, most first.
  */
 export function attentionOf(
@@ -28,6 +47,18 @@ export function attentionOf(
         subject: agent.agent_id,
         detail: 'its instances consume but none has sent a heartbeat within the liveness window',
       })),
+    ...agents.flatMap((agent) => {
+      const failures = liveFailures(agent);
+      return failures === undefined
+        ? []
+        : [
+            {
+              kind: 'agent_failing' as const,
+              subject: agent.agent_id,
+              detail: `what it depends on is failing, in the last minute: ${failures}`,
+            },
+          ];
+    }),
     ...stuck.map(({ owner, count }) => ({
       kind: 'stuck_tasks' as const,
       subject: owner,
