@@ -21,9 +21,19 @@ import { systemToolsFor } from './system-tools/suite.js';
  */
 interface PageGlobals {
   sessionStorage: { setItem(key: string, value: string): void };
+  document: { body: unknown; querySelectorAll(selector: string): Iterable<PageNode> };
   getComputedStyle(node: unknown): { backgroundColor: string };
   location: { hash: string };
   notReloaded?: boolean;
+}
+
+/** What the layout check reads of an element in the page. */
+interface PageNode {
+  dataset: Record<string, string | undefined>;
+  parentElement: PageNode | null;
+  textContent: string | null;
+  getBoundingClientRect(): { right: number; width: number };
+  querySelectorAll(selector: string): Iterable<PageNode>;
 }
 
 /**
@@ -44,7 +54,7 @@ const CHROMIUM_ARGS = [
 ];
 /** Debian's chromium on PATH (installed by the run when it can be), or the one CHROMIUM_PATH names. */
 const tools = systemToolsFor('browser test', ['chromium']);
-/** Set to 1 to save the overview, the task list and a task as docs/console-overview.png, console-tasks.png and console-task.png (the README shows them). */
+/** Set to 1 to save a screenshot of every view in docs/ (console-overview, -dead-letters, -tasks, -task and -agents .png; the README shows some). */
 const SCREENSHOTS = process.env.BATON_UI_SCREENSHOTS === '1';
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
 
@@ -470,6 +480,57 @@ describe.skipIf(tools.skip)('gateway console page', () => {
     await page.getByTestId('tasks-empty').waitFor();
     expect(await page.getByTestId('tasks-total').textContent()).toBe('0 matching');
   }, 60_000);
+
+  it('lays every view out at 1,280 and 1,920 px: no table wider than its card, no cell squeezed; a dark theme follows the system', async () => {
+    const page = await openPage(TOKENS.viewer);
+    const views = [
+      ['overview', '#/overview', 'dlq-topic-row'],
+      ['dead-letters', '#/dead-letters', 'message-row'],
+      ['tasks', '#/tasks', 'task-row'],
+      ['task', `#/tasks/${encodeURIComponent(tasks.refused)}`, 'timeline-row'],
+      ['agents', '#/agents', 'agent-card'],
+    ] as const;
+    for (const width of [1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, hash, rowTestId] of views) {
+        await page.evaluate((target) => ((globalThis as unknown as PageGlobals).location.hash = target), hash);
+        await page.getByTestId(rowTestId).first().waitFor();
+        const problems = await page.evaluate(() => {
+          const found: string[] = [];
+          const doc = (globalThis as unknown as PageGlobals).document;
+          for (const table of doc.querySelectorAll('table')) {
+            const box = table.getBoundingClientRect();
+            const room = (table.parentElement as PageNode).getBoundingClientRect();
+            if (box.width === 0) continue;
+            if (box.right > room.right + 1)
+              found.push(`${table.dataset.testid}: ${Math.round(box.right - room.right)} px cut`);
+            for (const cell of table.querySelectorAll('td')) {
+              const text = (cell.textContent ?? '').trim();
+              // A cell with words in it must hold at least a word a line: about six characters.
+              if (text.length > 6 && cell.getBoundingClientRect().width < 48)
+                found.push(
+                  `${table.dataset.testid}: "${text.slice(0, 20)}" squeezed to ${Math.round(cell.getBoundingClientRect().width)} px`,
+                );
+            }
+          }
+          return found;
+        });
+        expect(problems, `${name} at ${width} px`).toEqual([]);
+        if (SCREENSHOTS && width === 1280 && (name === 'dead-letters' || name === 'agents'))
+          await page.screenshot({ path: join(DOCS, `console-${name}.png`), fullPage: true });
+      }
+    }
+    const background = () =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as PageGlobals).getComputedStyle((globalThis as unknown as PageGlobals).document.body)
+            .backgroundColor,
+      );
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe('rgb(244, 245, 247)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(20, 23, 28)');
+  }, 90_000);
 
   // Last: the flood would push the other tests' dead letters down the lists.
   it('loads the overview with 10,000 dead letters present, counting them as the API does', async () => {
