@@ -44,3 +44,4 @@ export type {
 export { AUDIT_ACTIONS, REPLAY_JOB_STATES } from './answers.js';
 export { SseParser, type SseEvent } from './sse-parser.js';
 export { ageText } from './age.js';
+export { receiverStateText } from './receiver-state.js';

@@ -169,9 +169,9 @@ describe('formatTask', () => {
       '2026-11-22T10:00:06.000Z  expert  HandoffComplete      -              expert -> triage       -       co          SUCCESS',
       '',
       'negotiation r1: COMPLETED, sender triage in TaskFinished, ended 2026-11-22T10:00:06.000Z',
-      'RECEIVER  VIA         STATE   REQUESTED                 ENDED',
-      'sales     target      Idle    2026-11-22T10:00:01.000Z  rejected: capability mismatch; suggests expert',
-      'expert    suggestion  Active  2026-11-22T10:00:03.000Z  completed',
+      'RECEIVER  VIA         STATE                  REQUESTED                 ENDED',
+      'sales     target      Idle                   2026-11-22T10:00:01.000Z  rejected: capability mismatch; suggests expert',
+      'expert    suggestion  Active: took the task  2026-11-22T10:00:03.000Z  completed',
     ]);
   });
 

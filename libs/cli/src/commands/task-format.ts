@@ -1,4 +1,10 @@
-import type { HandoffAttemptAnswer, NegotiationAnswer, TaskAnswer, TimelineEvent } from '@baton/gateway-api';
+import {
+  receiverStateText,
+  type HandoffAttemptAnswer,
+  type NegotiationAnswer,
+  type TaskAnswer,
+  type TimelineEvent,
+} from '@baton/gateway-api';
 import { formatTable, type Column } from '../format.js';
 
 function joined(parts: readonly (string | undefined)[], separator: string): string {
@@ -61,7 +67,7 @@ function attemptEnd(attempt: HandoffAttemptAnswer): string | undefined {
 export const ATTEMPT_COLUMNS: readonly Column<HandoffAttemptAnswer>[] = [
   { header: 'RECEIVER', value: (attempt) => attempt.receiver },
   { header: 'VIA', value: (attempt) => attempt.via },
-  { header: 'STATE', value: (attempt) => attempt.receiver_state },
+  { header: 'STATE', value: (attempt) => receiverStateText(attempt.receiver_state) },
   { header: 'REQUESTED', value: (attempt) => attempt.requested_at },
   { header: 'ENDED', value: attemptEnd },
 ];

@@ -1,4 +1,9 @@
-import type { HandoffAttemptAnswer, NegotiationAnswer, TimelineEvent } from '@baton/gateway-api';
+import {
+  receiverStateText,
+  type HandoffAttemptAnswer,
+  type NegotiationAnswer,
+  type TimelineEvent,
+} from '@baton/gateway-api';
 import { badge, h, timeElement, type Child, type Tone } from '../dom.js';
 
 const MESSAGE_TONES: Record<string, Tone> = {
@@ -103,7 +108,11 @@ export function negotiationCard(negotiation: NegotiationAnswer): HTMLElement {
       { attrs: { 'data-testid': 'attempt-row', 'data-receiver': attempt.receiver } },
       h('td', { className: 'mono', text: attempt.receiver, attrs: { 'data-col': 'receiver' } }),
       h('td', { text: attempt.via, attrs: { 'data-col': 'via' } }),
-      h('td', { className: 'mono', text: attempt.receiver_state, attrs: { 'data-col': 'receiver_state' } }),
+      h('td', {
+        className: 'mono',
+        text: receiverStateText(attempt.receiver_state),
+        attrs: { 'data-col': 'receiver_state' },
+      }),
       h('td', { attrs: { 'data-col': 'requested_at' } }, timeElement(attempt.requested_at)),
       h('td', { className: 'wrap', attrs: { 'data-col': 'ended' } }, attemptEnd(attempt)),
     ),
