@@ -445,7 +445,7 @@ export interface UserReply {
 
 /** Something the overview says an operator should look at. */
 export interface AttentionItem {
-  kind: 'agent_down' | 'agent_not_live' | 'agent_failing' | 'stuck_tasks' | 'dead_letters';
+  kind: 'agent_down' | 'agent_not_live' | 'agent_failing' | 'lag_growing' | 'stuck_tasks' | 'dead_letters';
   /** The agent (of stuck tasks: the one holding them) or the DLQ topic. */
   subject: string;
   detail: string;

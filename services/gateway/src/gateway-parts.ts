@@ -8,6 +8,7 @@ import type { NegotiationSubmitter } from './publishing/negotiation-submitter.js
 import type { ReplayJobs } from './replay/replay-jobs.js';
 import type { Replayer } from './replay/replayer.js';
 import type { TaskBook } from '@baton/task-tracking';
+import type { LagTrend } from './overview/lag-trend.js';
 import type { OutcomeRates } from './timeline/outcome-rates.js';
 import type { TaskReplies } from './timeline/task-replies.js';
 import type { TaskStreams } from './timeline/task-streams.js';
@@ -25,6 +26,8 @@ export interface GatewayParts {
   replies: TaskReplies;
   /** Handoff outcomes per minute, recent minutes only: the overview's rates. */
   outcomeRates: OutcomeRates;
+  /** Each agent's inbox lag as the overview sampled it over the last minute. */
+  lagTrend: LagTrend;
   listAgents(): Promise<AgentStatus[]>;
   deadLetters: DeadLetterStore;
   audit: AuditTrail;

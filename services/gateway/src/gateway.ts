@@ -20,6 +20,7 @@ import { TaskBook, taskIdOf } from '@baton/task-tracking';
 import { PersonalDataView } from '@baton/field-encryption';
 import { EventsCodec, SchemaRegistryClient, serviceCodecs } from '@baton/wire';
 import { listAgents } from './agents/agent-directory.js';
+import { LagTrend } from './overview/lag-trend.js';
 import { unboundPublisherWarnings } from './access/api-keys.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DeadLetterReader } from './dead-letters/dead-letter-reader.js';
@@ -202,6 +203,7 @@ export async function buildGateway(config: Readonly<GatewayConfig>): Promise<{ s
       submitter: new HandoffSubmitter(publisher, topics.inbound, config.publishTimeoutMs),
       negotiations,
       tasks,
+      lagTrend: new LagTrend(),
       taskStreams,
       replies,
       outcomeRates,

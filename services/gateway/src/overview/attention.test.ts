@@ -19,7 +19,7 @@ function agent(agent_id: string, up: boolean, live: boolean | null, lag: number 
 }
 
 describe('attentionOf', () => {
-  it('puts agents down first, then agents not live, agents holding stuck tasks, then DLQ topics holding dead letters, most first', () => {
+  it('puts agents down first, then agents not live, growing lags, agents holding stuck tasks, then DLQ topics holding dead letters, most first', () => {
     const items = attentionOf(
       [
         agent('router', true, null, 0),
@@ -40,6 +40,7 @@ describe('attentionOf', () => {
         { owner: 'refunds_agent', count: 3 },
         { owner: 'triage_agent', count: 1 },
       ],
+      [{ agent_id: 'triage_agent', from: 3, to: 40, seconds: 30 }],
     );
     expect(items).toEqual([
       {
@@ -51,6 +52,11 @@ describe('attentionOf', () => {
         kind: 'agent_not_live',
         subject: 'human_agent',
         detail: 'its instances consume but none has sent a heartbeat within the liveness window',
+      },
+      {
+        kind: 'lag_growing',
+        subject: 'triage_agent',
+        detail: 'its inbox lag grew from 3 to 40 offsets over the last 30 s',
       },
       {
         kind: 'stuck_tasks',

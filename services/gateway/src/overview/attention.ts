@@ -1,4 +1,5 @@
 import type { AgentStatus, AttentionItem, DeadLetterStats } from '@baton/gateway-api';
+import type { GrowingLag } from './lag-trend.js';
 
 /**
  * The failures an agent's live instances told of with their last heartbeats (its model, its
@@ -21,13 +22,15 @@ function liveFailures(agent: AgentStatus): string | undefined {
 
 /**
  * What is unhealthy, most serious first: agents no instance consumes for (their inboxes fill up),
- * agents registered with no live instance, agents whose model or tools are failing, agents holding stuck tasks (EXECUTING past their
+ * agents registered with no live instance, agents whose model or tools are failing, agents whose
+ * inbox lag keeps growing, agents holding stuck tasks (EXECUTING past their
  * deadline or silent too long), most first, then DLQ topics holding dead letters, most first.
  */
 export function attentionOf(
   agents: readonly AgentStatus[],
   deadLetters: DeadLetterStats,
   stuck: readonly { owner: string; count: number }[],
+  growing: readonly GrowingLag[] = [],
 ): AttentionItem[] {
   // Offsets, not handoffs: transactions' commit markers take offsets too (see AgentStatus.lag).
   const waiting = (agent: AgentStatus) =>
@@ -59,6 +62,11 @@ export function attentionOf(
             },
           ];
     }),
+    ...growing.map((lag) => ({
+      kind: 'lag_growing' as const,
+      subject: lag.agent_id,
+      detail: `its inbox lag grew from ${lag.from} to ${lag.to} offsets over the last ${lag.seconds} s`,
+    })),
     ...stuck.map(({ owner, count }) => ({
       kind: 'stuck_tasks' as const,
       subject: owner,

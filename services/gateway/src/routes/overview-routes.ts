@@ -53,10 +53,11 @@ export function registerOverviewRoutes(app: FastifyInstance, parts: GatewayParts
     },
     async () => {
       const agents = await parts.listAgents();
+      parts.lagTrend.observe(agents, Date.now());
       const deadLetters = parts.deadLetters.stats();
       return {
         generated_at: new Date().toISOString(),
-        attention: attentionOf(agents, deadLetters, parts.tasks.stuckByOwner()),
+        attention: attentionOf(agents, deadLetters, parts.tasks.stuckByOwner(), parts.lagTrend.growing()),
         agents,
         dead_letters: deadLetters,
         outcomes: { window_minutes: parts.outcomeRates.windowMinutes, per_minute: parts.outcomeRates.window() },
