@@ -82,6 +82,16 @@ describe('openNegotiation', () => {
     });
   });
 
+  it("stages the context at the request's own time, which a clock read later would put after it", async () => {
+    let tick = Date.parse('2026-12-08T00:00:23.780Z');
+    // Each reading of this clock is 120 ms later than the one before.
+    const { request, staged } = await openNegotiation(handoff, terms, recordingOpener(1_000_000), {
+      ...options,
+      now: () => new Date((tick += 120)),
+    });
+    expect(staged.staged_at).toBe(request.timestamp);
+  });
+
   it('stores a context over the limit under the task id and stages its reference', async () => {
     const opener = recordingOpener(10);
     const { staged } = await openNegotiation(handoff, terms, opener, options);

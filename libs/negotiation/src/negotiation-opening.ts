@@ -2,7 +2,6 @@ import { BatonError } from '@baton/errors';
 import type { OutputRecord, TopicNames } from '@baton/kafka';
 import {
   buildLifecycleMessage,
-  isoTimestamp,
   parseStagedContext,
   type BuildOptions,
   type HandoffMessage,
@@ -111,11 +110,13 @@ export function negotiationOpening(
     options,
   );
   // Checked here, as the request is by its builder: an invalid one fails its caller, not the tracker.
+  // Staged at the request's own time: the staged context is written before the request, and a
+  // later clock reading put it after the request on a timeline read by time.
   const staged = parseStagedContext({
     request_message_id: request.message_id,
     task_id,
     sender_id,
-    staged_at: isoTimestamp((options.now ?? (() => new Date()))()),
+    staged_at: request.timestamp,
     context,
     terms: handoffTerms(handoff, terms),
   } satisfies StagedContext);

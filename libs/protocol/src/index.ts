@@ -23,7 +23,6 @@ export {
 } from './validation/validation-issue.js';
 export {
   buildHandoff,
-  isoTimestamp,
   INITIAL_WORKFLOW_STATE,
   type BuildOptions,
   type HandoffDraft,
