@@ -72,8 +72,9 @@ export type Tone = 'good' | 'bad' | 'warn' | 'info';
 
 export function toneOf(outcome: string | null | undefined): Tone {
   if (outcome === 'COMPLETED' || outcome === 'REPLAYED' || outcome === 'ok') return 'good';
-  if (/DEAD|FAIL|REJECT|EXPIRED|ERROR|EXHAUSTED|INVALID|NO_ROUTE|FORBIDDEN/.test(outcome ?? '')) return 'bad';
-  if (/ESCALAT|PENDING|RETRY|WAIT|NOT_DELIVERED/.test(outcome ?? '')) return 'warn';
+  if (/DEAD|FAIL|REJECT|EXPIRED|ERROR|EXHAUSTED|INVALID|NO_ROUTE|FORBIDDEN|NOT_DELIVERED/.test(outcome ?? ''))
+    return 'bad';
+  if (/ESCALAT|PENDING|RETRY|WAIT/.test(outcome ?? '')) return 'warn';
   return 'info';
 }
 

@@ -1,5 +1,6 @@
 import type { TimelineEvent } from '@baton/gateway-api';
-import type { Tone } from '../dom.js';
+import { toneOf, type Tone } from '../dom.js';
+import { messageTone } from './step-tones.js';
 
 /**
  * One row of a task's sequence diagram: a handoff or a message between two lanes (an arrow), or
@@ -16,22 +17,6 @@ export interface FlowLayout {
   /** Rows: one per step, in the timeline's order. */
   rows: number;
 }
-
-const OUTCOME_TONES: Record<string, Tone> = {
-  COMPLETED: 'good',
-  DEAD_LETTERED: 'bad',
-  NOT_DELIVERED: 'bad',
-  ESCALATED: 'warn',
-  INFORMATION_REQUESTED: 'warn',
-  HANDOFF_REQUESTED: 'warn',
-};
-
-const MESSAGE_TONES: Record<string, Tone> = {
-  HandoffAccept: 'good',
-  HandoffComplete: 'good',
-  HandoffReject: 'warn',
-  ErrorNotification: 'bad',
-};
 
 /** Agents named comma-separated, as targets are. */
 const names = (agents: string | undefined): string[] =>
@@ -60,7 +45,7 @@ export function flowLayout(steps: readonly TimelineEvent[]): FlowLayout {
         from: lane(step.sender),
         to: lane(step.receiver),
         label: step.refused ? `${step.message_type} (refused)` : step.message_type,
-        tone: step.refused ? 'bad' : (MESSAGE_TONES[step.message_type] ?? 'info'),
+        tone: step.refused ? 'bad' : messageTone(step),
         dashed: step.refused !== undefined,
       });
       return;
@@ -69,7 +54,7 @@ export function flowLayout(steps: readonly TimelineEvent[]): FlowLayout {
       marks.push({ kind: 'note', row, lane: lane(step.sender), label: 'context staged', tone: 'info' });
       return;
     }
-    const tone = OUTCOME_TONES[step.outcome] ?? 'info';
+    const tone = toneOf(step.outcome);
     const routed = step.outcome === 'ROUTED' || step.outcome === 'NOT_DELIVERED';
     if (step.agent_id === 'router' && routed) {
       const from = lane(step.sender ?? 'router');

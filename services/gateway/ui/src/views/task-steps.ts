@@ -5,13 +5,7 @@ import {
   type TimelineEvent,
 } from '@baton/gateway-api';
 import { badge, h, timeElement, type Child, type Tone } from '../dom.js';
-
-const MESSAGE_TONES: Record<string, Tone> = {
-  HandoffAccept: 'good',
-  HandoffComplete: 'good',
-  HandoffReject: 'warn',
-  ErrorNotification: 'bad',
-};
+import { messageTone } from './step-tones.js';
 
 /**
  * One timeline row, whatever the step's kind: who wrote it, what happened, between whom, its gist.
@@ -26,11 +20,7 @@ export function stepRow(event: TimelineEvent, index: number): HTMLTableRowElemen
   let detail: Child;
   if (event.kind === 'lifecycle') {
     agent = event.sender;
-    const tone =
-      event.message_type === 'HandoffComplete' && event.detail === 'FAILURE'
-        ? 'bad'
-        : (MESSAGE_TONES[event.message_type] ?? 'info');
-    step = [badge(event.message_type, tone), event.refused ? [' ', badge('refused', 'bad')] : null];
+    step = [badge(event.message_type, messageTone(event)), event.refused ? [' ', badge('refused', 'bad')] : null];
     route = `${event.sender} → ${event.receiver}`;
     detail = [
       event.detail ?? (event.refused ? null : '—'),
