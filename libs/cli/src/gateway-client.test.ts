@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from './errors.js';
-import { GatewayClient, queryString } from './gateway-client.js';
+import { GatewayClient } from './gateway-client.js';
 
 interface Call {
   url: string;
@@ -13,15 +13,6 @@ function fakeFetch(status: number, body: unknown, calls: Call[] = []): typeof fe
     return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
   }) as unknown as typeof fetch;
 }
-
-describe('queryString', () => {
-  it('repeats lists, skips absent values and encodes', () => {
-    expect(queryString({ task_id: 't 1', header: ['a=1', 'b=2'], limit: 5, cursor: undefined })).toBe(
-      '?task_id=t+1&header=a%3D1&header=b%3D2&limit=5',
-    );
-    expect(queryString({ cursor: undefined })).toBe('');
-  });
-});
 
 describe('GatewayClient', () => {
   it('sends the token as a bearer credential and JSON bodies, and returns the JSON answer', async () => {

@@ -1,6 +1,5 @@
+import { queryString, type QueryValue } from '@baton/gateway-api';
 import { CliError, EXIT, apiError } from './errors.js';
-
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 export interface GatewayClientOptions {
   baseUrl: string;
@@ -10,17 +9,6 @@ export interface GatewayClientOptions {
   timeoutMs?: number;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
-}
-
-/** `?a=1&header=x&header=y` of the values that are given; lists repeat their name. */
-export function queryString(query: Record<string, QueryValue>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
 }
 
 /** A path segment: topic names and ids are user input. */

@@ -21,7 +21,7 @@ export {
   type Issue,
 } from './errors.js';
 export { formatTable, formatFields, type Column } from './format.js';
-export { GatewayClient, queryString, type GatewayClientOptions } from './gateway-client.js';
+export { GatewayClient, type GatewayClientOptions } from './gateway-client.js';
 export { helpText } from './help.js';
 export {
   decodeRecord,

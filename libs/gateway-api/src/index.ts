@@ -44,4 +44,5 @@ export type {
 export { AUDIT_ACTIONS, REPLAY_JOB_STATES } from './answers.js';
 export { SseParser, type SseEvent } from './sse-parser.js';
 export { ageText } from './age.js';
+export { queryString, type QueryValue } from './query-string.js';
 export { receiverStateText } from './receiver-state.js';

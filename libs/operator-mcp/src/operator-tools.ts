@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
+import { queryString } from '@baton/gateway-api';
 
 /**
  * One call of the gateway's HTTP API with the caller's credential: resolves with the answer's JSON,
@@ -23,14 +24,6 @@ const page = {
   limit: z.number().int().min(1).max(500).optional().describe('Rows per page, 1-500 (50 by default)'),
   cursor: optional("The previous page's next_cursor"),
 };
-
-/** `?a=1&b=2` of the values given. */
-function query(values: Record<string, string | number | boolean | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined) params.set(name, String(value));
-  const encoded = params.toString();
-  return encoded === '' ? '' : `?${encoded}`;
-}
 
 const segment = encodeURIComponent;
 
@@ -93,7 +86,7 @@ export function operatorMcpServer(call: GatewayCall, version: string): McpServer
       },
       annotations: readOnly,
     },
-    (args) => calling(() => call('GET', `/v1/tasks${query(args)}`)),
+    (args) => calling(() => call('GET', `/v1/tasks${queryString(args)}`)),
   );
 
   server.registerTool(
@@ -144,8 +137,8 @@ export function operatorMcpServer(call: GatewayCall, version: string): McpServer
     ({ topic, agent, ...filters }) =>
       calling(() =>
         topic === undefined
-          ? call('GET', `/v1/dead-letters${query({ agent, ...filters })}`)
-          : call('GET', `/v1/dlq/${segment(topic)}/messages${query(filters)}`),
+          ? call('GET', `/v1/dead-letters${queryString({ agent, ...filters })}`)
+          : call('GET', `/v1/dlq/${segment(topic)}/messages${queryString(filters)}`),
       ),
   );
 

@@ -16,9 +16,7 @@ export const mcp: Command = async (context) => {
   const gateway = context.gateway();
   const server = operatorMcpServer((method, path, body) => gateway.request(method, path, body), MCP_SERVER_VERSION);
   await server.connect(new StdioServerTransport());
-  context.note(
-    'baton MCP server on stdio: find_tasks, read_task, overview, list_dead_letters, show_dead_letter, replay_dead_letter, publish_handoff',
-  );
+  context.note("baton MCP server on stdio with the operator's tools; Ctrl-C or the end of its input stops it");
   const ended = once(process.stdin, 'end');
   const interrupted = once(context.io.signal, 'abort');
   await Promise.race([ended, interrupted]);
