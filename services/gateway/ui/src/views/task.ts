@@ -57,26 +57,14 @@ export function taskDetail(): TaskDetail {
     'data timeline',
   );
   const flow = h('div', { className: 'flow-wrap', attrs: { 'data-testid': 'flow' } });
-  const flowSection = h(
-    'section',
-    { attrs: { hidden: true, 'aria-label': "The task's flow" } },
-    h('h4', { text: 'Flow' }),
-    flow,
-  );
+  const flowSection = part('Flow', flow);
   const replies = h('ol', { className: 'replies', attrs: { 'data-testid': 'replies' } });
-  const repliesSection = h(
-    'section',
-    { attrs: { hidden: true, 'aria-label': 'Replies to the user' } },
-    h('h4', { text: 'Replies to the user' }),
-    replies,
-  );
+  const repliesSection = part('Replies to the user', replies);
   const negotiationList = h('div', { attrs: { 'data-testid': 'negotiation-list' } });
-  const negotiations = h(
-    'section',
-    { className: 'negotiations', attrs: { 'data-testid': 'negotiations', hidden: true } },
-    h('h4', { text: 'Negotiated handoffs' }),
-    negotiationList,
-  );
+  const negotiations = part('Negotiated handoffs', negotiationList, {
+    className: 'negotiations',
+    testId: 'negotiations',
+  });
   const root = h(
     'section',
     { attrs: { 'data-testid': 'view-task', 'aria-labelledby': 'task-heading' } },
@@ -218,6 +206,16 @@ export function taskDetail(): TaskDetail {
       live.textContent = STREAM_STATES.closed;
     },
   };
+}
+
+/** A part of the task's page under a heading of its own, hidden until it has something to show. */
+function part(title: string, content: HTMLElement, options: { className?: string; testId?: string } = {}): HTMLElement {
+  return h(
+    'section',
+    { className: options.className, attrs: { hidden: true, 'aria-label': title, 'data-testid': options.testId } },
+    h('h4', { text: title }),
+    content,
+  );
 }
 
 function links(taskIds: string[]): HTMLElement[] {
