@@ -146,6 +146,21 @@ describe('the operator MCP server', () => {
     expect(invalid.refused).toBe('VALIDATION_FAILED');
   }, 60_000);
 
+  it('publishes with a credential bound to a sender only as that sender, as POST /v1/handoffs does', async () => {
+    const bound = await overHttp(TOKENS.boundPublisher);
+    const own = setup.probeHandoff(uniqueName('mcp-bound'), { seq: 1 });
+    expect((await call(bound, 'publish_handoff', { handoff: own })).answer).toMatchObject({
+      task_id: (own.metadata as { task_id: string }).task_id,
+    });
+    const taskId = uniqueName('mcp-impostor');
+    const impostor = setup.probeHandoff(taskId, { seq: 1 }) as { metadata: Record<string, unknown> };
+    impostor.metadata.sender_id = 'triage_agent';
+    expect(await call(bound, 'publish_handoff', { handoff: impostor })).toMatchObject({
+      refused: 'FORBIDDEN',
+      text: expect.stringContaining('(at /metadata/sender_id)'),
+    });
+  });
+
   it('replays a dead letter with the operator credential, as the API does: audited, and the task then done', async () => {
     const taskId = uniqueName('mcp-replay');
     const outage = join(setup.workDir, 'outage-mcp');

@@ -8,17 +8,19 @@ import type { ServiceProcess } from './service-process.js';
 
 export const PROBE_AGENT = 'probe_agent';
 
-/** One credential per role; the gateway is started with all three. */
+/** One credential per role, and a publisher bound to the probe handoffs' sender; the gateway is started with all four. */
 export const GATEWAY_TOKENS = {
   operator: 'ops-secret-token',
   publisher: 'pub-secret-token',
   viewer: 'view-secret-token',
+  boundPublisher: 'bound-secret-token',
 } as const;
 
 const API_KEYS = [
   `ops:${GATEWAY_TOKENS.operator}:operator`,
   `pub:${GATEWAY_TOKENS.publisher}:publisher+viewer`,
   `watcher:${GATEWAY_TOKENS.viewer}:viewer`,
+  `console:${GATEWAY_TOKENS.boundPublisher}:publisher+viewer:senders=ops_console`,
 ].join(',');
 
 export interface ApiAnswer {
